@@ -1,0 +1,126 @@
+"""Domain errors: one base class with a stable machine code (DESIGN.md, Conventions)."""
+def gettext_noop(s):  # marks a string for translation extraction without importing Django
+    return s
+
+class _SafeParams(dict):
+    """Format parameters that never fail: a missing name shows as "?" instead of raising."""
+
+    def __missing__(self, key):
+        return "?"
+
+
+class DomainError(Exception):
+    """Base of every domain error. ``code`` is stable (tests assert on it); ``message`` is Spanish text for people."""
+    code = "domain_error"
+    def __init__(self, code=None, message=None, **params):
+        self.code = code or self.code
+        self.params = params
+        self.message = (message or MESSAGES.get(self.code, self.code)).format_map(_SafeParams(params))
+        super().__init__(self.message)
+
+class ResultError(DomainError):
+    code = "invalid_result"
+
+MESSAGES: dict[str, str] = {
+    # Dominó results (seed 003, SCORING.md §1)
+    "invalid_target": gettext_noop("La meta debe ser 100 o 200 tantos; se recibió {target!r}."),
+    "not_integer": gettext_noop(
+        "Los tantos deben ser un número entero de 0 o más; se recibió {value!r}."
+    ),
+    "negative_tantos": gettext_noop(
+        "Los tantos no pueden ser negativos: se anotó {tantos_a}–{tantos_b}."
+    ),
+    "both_reached_target": gettext_noop(
+        "Los dos lados llegaron a la meta de {target} tantos ({tantos_a}–{tantos_b}); "
+        "solo el ganador puede alcanzarla. Revisa la plantilla."
+    ),
+    "no_side_reached_target": gettext_noop(
+        "Ningún lado llegó a {target} tantos ({tantos_a}–{tantos_b}); "
+        "si la partida terminó por tiempo, márcalo."
+    ),
+    "tie_by_time": gettext_noop(
+        "Empate {tantos_a}–{tantos_b} al terminar el tiempo: no es un resultado; "
+        "se sigue jugando hasta que un lado quede arriba."
+    ),
+    "time_but_target_reached": gettext_noop(
+        "La partida está marcada como terminada por tiempo, pero un lado llegó a la meta de "
+        "{target} tantos ({tantos_a}–{tantos_b}); quita la marca de tiempo."
+    ),
+    "invalid_sides": gettext_noop(
+        "Cada lado de la partida necesita al menos un competidor y nadie puede estar en los "
+        "dos lados: {side_a} contra {side_b}."
+    ),
+    "unknown_entry": gettext_noop(
+        "La partida incluye al competidor {entry_id}, que no está inscrito en el torneo."
+    ),
+    # Standings and pairing inputs
+    "duplicate_entry": gettext_noop("El competidor {entry_id} aparece dos veces en la lista."),
+    "invalid_count": gettext_noop(
+        "{field} del competidor {entry_id} debe ser un número entero de 0 o más; "
+        "se recibió {value!r}."
+    ),
+    "invalid_bye_rule": gettext_noop(
+        "La regla de descanso debe ser «rest» (no suma nada) o «win» (cuenta como juego "
+        "ganado y 1 punto); se recibió {bye_rule!r}."
+    ),
+    "too_few_entries": gettext_noop(
+        "Se necesitan al menos 2 competidores para un todos con todos; hay {count}."
+    ),
+    # Players, tournaments, entries, rounds, results, castigos (tournaments.services)
+    "name_required": gettext_noop("Falta el {field}."),
+    "name_too_long": gettext_noop("El {field} es demasiado largo (máximo {max} caracteres)."),
+    "name_control_chars": gettext_noop("El {field} tiene caracteres de control; escríbelo de nuevo."),
+    "member_number_taken": gettext_noop("El número de socio {number} ya es de otro jugador."),
+    "member_number_too_long": gettext_noop("El número de socio es demasiado largo (máximo 20 caracteres)."),
+    "player_has_results": gettext_noop(
+        "{name} ya jugó en algún torneo: no se puede borrar, solo desactivar."
+    ),
+    "invalid_system": gettext_noop("Sistema de puntuación desconocido: {system!r}."),
+    "invalid_mode": gettext_noop("Modalidad desconocida: {mode!r} (parejas, individual o mano a mano)."),
+    "invalid_status": gettext_noop("Estado desconocido: {status!r}."),
+    "invalid_rounds": gettext_noop("El número de rondas debe estar entre 1 y 99."),
+    "invalid_time_limit": gettext_noop("El tiempo límite debe estar entre 1 y 600 minutos."),
+    "invalid_forfeit_score": gettext_noop(
+        "El resultado por no presentación {score} no es un resultado válido para la meta del torneo."
+    ),
+    "mode_locked": gettext_noop("El torneo ya tiene inscritos: no se puede cambiar su sistema ni su modalidad."),
+    "target_locked": gettext_noop("El torneo ya tiene resultados: no se puede cambiar su meta."),
+    "tournament_finished": gettext_noop("El torneo está terminado: no admite inscripciones."),
+    "entry_size": gettext_noop("Cada inscripción de este torneo lleva {size} jugador(es) distintos."),
+    "player_already_entered": gettext_noop("{name} ya está inscrito en este torneo."),
+    "player_inactive": gettext_noop("{name} está desactivado: actívalo antes de inscribirlo."),
+    "entry_has_results": gettext_noop("{name} ya jugó o descansó en una ronda: no se puede quitar."),
+    "side_size": gettext_noop("Cada lado de una mesa lleva {size} competidor(es) en este torneo."),
+    "foreign_entry": gettext_noop("{name} no está inscrito en este torneo."),
+    "entry_twice": gettext_noop("{name} está sentado dos veces en la misma ronda."),
+    "round_has_results": gettext_noop(
+        "La ronda {number} ya tiene resultados: bórralos antes de cambiar los emparejamientos."
+    ),
+    "round_closed": gettext_noop(
+        "La ronda {number} está cerrada: un director debe reabrirla para cambiarla."
+    ),
+    "no_tables": gettext_noop("No hay ninguna mesa completa."),
+    "invalid_round_number": gettext_noop("El número de ronda debe estar entre 1 y 99."),
+    "round_robin_mode": gettext_noop(
+        "El todos con todos es para parejas fijas o mano a mano; en individual se sortean las mesas."
+    ),
+    "round_robin_complete": gettext_noop("Todas las rondas del todos con todos ya existen."),
+    "round_incomplete": gettext_noop("Faltan resultados en la(s) mesa(s) {tables}: no se puede cerrar la ronda."),
+    "stale_version": gettext_noop(
+        "Esta mesa cambió mientras la editabas (mesa {table}): recarga y vuelve a capturar."
+    ),
+    "table_empty": gettext_noop("La mesa {table} no tiene jugadores sentados."),
+    "invalid_side": gettext_noop("El lado que no se presentó debe ser A o B."),
+    "tantos_missing": gettext_noop("Faltan los tantos del lado {side}."),
+    "no_time_limit": gettext_noop(
+        "Este torneo no tiene tiempo límite: una partida no puede terminar por tiempo."
+    ),
+    "no_result": gettext_noop("La mesa {table} no tiene resultado que borrar."),
+    "castigo_tantos": gettext_noop("El castigo debe ser un número entero de tantos mayor que 0."),
+    "player_not_entered": gettext_noop("{name} no juega en este torneo."),
+    "foreign_round": gettext_noop("Esa ronda no es de este torneo."),
+    "sorteo_too_few": gettext_noop("Un sorteo necesita al menos dos competidores empatados."),
+    "forfeit_by_time": gettext_noop(
+        "Una no presentación no puede terminar por tiempo: quita una de las dos marcas."
+    ),
+}

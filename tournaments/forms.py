@@ -1,0 +1,88 @@
+"""Forms of the directors' pages: field-level validation only; the rules are checked by the services."""
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Player, Tournament
+
+
+class PlayerForm(forms.Form):
+    full_name = forms.CharField(label=_("Nombre completo"), max_length=120, strip=True)
+    nickname = forms.CharField(label=_("Apodo"), max_length=60, required=False)
+    member_number = forms.CharField(label=_("Número de socio"), max_length=20, required=False)
+    email = forms.EmailField(label=_("Correo (privado)"), required=False)
+    phone = forms.CharField(label=_("Teléfono (privado)"), max_length=40, required=False)
+    active = forms.BooleanField(label=_("Activo"), required=False, initial=True)
+    confirm_duplicate = forms.BooleanField(
+        label=_("Sí, es otra persona con el mismo nombre"), required=False,
+        widget=forms.HiddenInput,
+    )
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "date", "venue", "system", "mode", "target", "time_limit", "bye_rule",
+            "forfeit_winner_tantos", "forfeit_loser_tantos", "rounds_planned", "rated",
+            "forfeits_rated", "status",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def clean_system(self):
+        system = self.cleaned_data["system"]
+        if system != Tournament.System.DOMINO:
+            raise forms.ValidationError(_("Por ahora solo se pueden crear torneos de dominó."))
+        return system
+
+
+class EntryForm(forms.Form):
+    player1 = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none())
+    player2 = forms.ModelChoiceField(label=_("Compañero"), queryset=Player.objects.none(), required=False)
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        entered = set()
+        for p1, p2 in tournament.entries.values_list("player1_id", "player2_id"):
+            entered.update(x for x in (p1, p2) if x)
+        qs = Player.objects.filter(active=True).exclude(pk__in=entered).order_by("full_name")
+        self.fields["player1"].queryset = qs
+        self.fields["player2"].queryset = qs
+        if tournament.mode != Tournament.Mode.PAIRS:
+            del self.fields["player2"]
+        else:
+            self.fields["player2"].required = True
+
+
+class ResultForm(forms.Form):
+    """One table's row on the round page. Values are checked again by services.record_result."""
+
+    tantos_a = forms.CharField(label=_("Tantos A"), required=False, max_length=12)
+    tantos_b = forms.CharField(label=_("Tantos B"), required=False, max_length=12)
+    ended_by_time = forms.BooleanField(label=_("Por tiempo"), required=False)
+    forfeit = forms.ChoiceField(
+        label=_("No presentación"), required=False,
+        choices=[("", "—"), ("A", _("No se presentó A")), ("B", _("No se presentó B"))],
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
+
+
+class CastigoForm(forms.Form):
+    player = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none())
+    tantos = forms.IntegerField(label=_("Tantos"), min_value=1, max_value=100000)
+    reason = forms.CharField(label=_("Motivo"), max_length=200)
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        ids = set()
+        for p1, p2 in tournament.entries.values_list("player1_id", "player2_id"):
+            ids.update(x for x in (p1, p2) if x)
+        self.fields["player"].queryset = Player.objects.filter(pk__in=ids).order_by("full_name")
+
+
+class ImportForm(forms.Form):
+    kind = forms.ChoiceField(
+        label=_("Contenido"), choices=[("results", _("Resultados")), ("castigos", _("Castigos"))]
+    )
+    file = forms.FileField(label=_("Archivo CSV (UTF-8)"))

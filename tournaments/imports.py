@@ -1,0 +1,641 @@
+"""Spreadsheet in: dominó results and castigos from CSV files (DESIGN.md, "Writes").
+
+Both imports are all-or-nothing: the whole file is checked first, every bad line is collected
+(line numbers count the header as line 1), and if any line is wrong nothing is stored and
+``ImportRefused`` lists them all. A good file is written in one transaction, through the
+services where they fit, with simple-history recording the acting user.
+
+Results file (UTF-8, a BOM is accepted; header exactly as ``RESULTS_HEADER``)::
+
+    round,table,side_a,side_b,tantos_a,tantos_b,ended_by_time,forfeit,played_at
+    1,1,Ana Ruiz & Beto Gil,Carla Paz & Dani Sol,100,45,no,no,
+    1,,Eva Mar & Fito Luz,,,,,,
+
+A side is one name (mano a mano) or two joined by `` & `` (the pair of a pairs tournament, or
+the two players sitting on that side in an individual tournament). A line with ``side_b`` and
+both tantos empty is a bye (descanso) of the entry or entries in ``side_a``. Each result is
+validated with ``scoring.domino.validate_result`` (seed 003, SCORING.md §1).
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.errors import DomainError, ResultError
+from tournaments.models import Bye, Castigo, Player, Result, Round, Seat, Table, Tournament
+from tournaments.scoring import domino
+
+RESULTS_HEADER = (
+    "round", "table", "side_a", "side_b", "tantos_a", "tantos_b", "ended_by_time", "forfeit",
+    "played_at",
+)
+CASTIGOS_HEADER = ("round", "player", "tantos", "reason")
+MAX_LINES = 20_000
+MAX_ROUND = 99
+MAX_TABLE = 9999
+MAX_CASTIGO = 100_000
+
+_YES = {"yes", "sí", "si"}
+_NO = {"no", ""}
+_DIGITS = re.compile(r"-?[0-9]{1,9}")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class LineError(NamedTuple):
+    """One refused line: its number (header = 1), the error code and the message in Spanish."""
+
+    line: int
+    code: str
+    message: str
+
+
+class ImportRefused(DomainError):
+    """The file was refused; nothing was stored.
+
+    ``errors``: ``[(line_number, message), ...]`` sorted by line; ``codes``:
+    ``[(line_number, code), ...]`` in the same order; ``line_errors``: the ``LineError`` tuples.
+    ``code`` is "import_invalid" when lines are wrong, or the file-level reason: "bad_encoding",
+    "bad_header", "file_too_large".
+    """
+
+    code = "import_invalid"
+
+    def __init__(self, line_errors, code=None, **params):
+        self.line_errors = sorted(line_errors, key=lambda e: e.line)
+        self.errors = [(e.line, e.message) for e in self.line_errors]
+        self.codes = [(e.line, e.code) for e in self.line_errors]
+        if code is None:
+            params = {"count": len(self.line_errors)}
+        super().__init__(code, **params)
+
+
+def _error(line: int, code: str, **params) -> LineError:
+    return LineError(line, code, DomainError(code, **params).message)
+
+
+def _file_error(line: int, code: str, **params) -> ImportRefused:
+    return ImportRefused([_error(line, code, **params)], code, **params)
+
+
+# --- reading the file --------------------------------------------------------------------------
+
+
+def _decode(data: bytes | str) -> str:
+    """The file as text: UTF-8 with or without BOM; anything else raises "bad_encoding"."""
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = bytes(data)[: exc.start].count(b"\n") + 1
+            raise _file_error(line, "bad_encoding", line=line) from None
+    text = text.removeprefix("\ufeff")
+    if "\x00" in text:  # UTF-16 without BOM decodes as UTF-8 full of NULs
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise _file_error(line, "bad_encoding", line=line)
+    return text
+
+
+def _read_rows(text: str, header: tuple[str, ...]) -> list[tuple[int, list[str]]]:
+    """``[(line_number, stripped fields), ...]`` after the header; blank lines are skipped.
+
+    Raises ImportRefused "file_too_large" (over ``MAX_LINES`` lines, header included),
+    "bad_header", or "import_invalid" for a line that is not CSV.
+    """
+    lines = len(_NEWLINE.findall(text)) + (0 if not text or text[-1] in "\r\n" else 1)
+    if lines > MAX_LINES:
+        raise _file_error(MAX_LINES + 1, "file_too_large", max=MAX_LINES)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for record in reader:
+            fields = [f.strip() for f in record]
+            if start == 1:
+                found = [f.lower() for f in fields]
+                if found != list(header):
+                    raise _file_error(1, "bad_header", expected=",".join(header),
+                                      found=",".join(fields)[:200])
+            elif any(fields):
+                rows.append((start, fields))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise ImportRefused([_error(start, "csv_syntax", detail=str(exc))]) from None
+    if start == 1:  # empty file
+        raise _file_error(1, "bad_header", expected=",".join(header), found="")
+    return rows
+
+
+def _positive(value: str, code: str, maximum: int) -> int:
+    if re.fullmatch(r"[0-9]{1,6}", value) and 1 <= int(value) <= maximum:
+        return int(value)
+    raise DomainError(code, value=value, max=maximum)
+
+
+def _yes_no(value: str, name: str) -> bool:
+    word = unicodedata.normalize("NFC", value).casefold()
+    if word in _YES:
+        return True
+    if word in _NO:
+        return False
+    raise DomainError("bad_yes_no", field=name, value=value)
+
+
+def _tantos(value: str, side: str) -> int:
+    if value == "":
+        raise DomainError("tantos_required", side=side)
+    if not _DIGITS.fullmatch(value):
+        raise ResultError("not_integer", value=value[:20])
+    return int(value)
+
+
+def _played_at(value: str) -> dt.datetime | None:
+    """ISO date-time; naive values are local time of the TIME_ZONE setting."""
+    if value == "":
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise DomainError("bad_played_at", value=value[:40]) from None
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, timezone.get_default_timezone())
+    return moment
+
+
+def _names(value: str) -> list[str]:
+    return [part.strip() for part in value.split("&")] if value else []
+
+
+# --- who is who --------------------------------------------------------------------------------
+
+
+class _P:
+    """A player named in the file: an existing ``Player`` or one to create (``player`` None)."""
+
+    def __init__(self, name: str, player: Player | None):
+        self.name = name
+        self.player = player
+        self.key = ("p", player.pk) if player else ("n", name)
+
+
+class _E:
+    """An entry named in the file: an existing ``Entry`` or one to register (``entry`` None)."""
+
+    def __init__(self, players: tuple[_P, ...], entry=None):
+        self.players = players
+        self.entry = entry
+        self.key = ("e", entry.pk) if entry else ("n",) + tuple(p.key for p in players)
+        self.name = " & ".join(p.name for p in players)
+
+
+class _Directory:
+    """Resolves names to players and entries of one tournament, planning the ones to create.
+
+    Players are matched by exact ``full_name``; when several players share it, the one entered
+    in the tournament is taken, else the name is ambiguous.
+    """
+
+    def __init__(self, tournament: Tournament):
+        self.t = tournament
+        self.players: dict[str, _P] = {}
+        self.entry_of: dict[tuple, _E] = {}  # player key -> entry
+        self.new_players: list[_P] = []
+        self.new_entries: list[_E] = []
+        for e in tournament.entries.select_related("player1", "player2"):
+            ps = tuple(_P(p.full_name, p) for p in (e.player1, e.player2) if p is not None)
+            entry = _E(ps, e)
+            for p in ps:
+                self.entry_of[p.key] = entry
+
+    def player(self, name: str) -> _P:
+        name = services._clean_name(name, field="nombre")
+        if name in self.players:
+            return self.players[name]
+        found = list(Player.objects.filter(full_name=name).order_by("pk"))
+        if len(found) > 1:
+            entered = [p for p in found if ("p", p.pk) in self.entry_of]
+            if len(entered) != 1:
+                raise DomainError("ambiguous_player", name=name, count=len(found))
+            found = entered
+        ref = _P(name, found[0] if found else None)
+        if not found:
+            self.new_players.append(ref)
+        self.players[name] = ref
+        return ref
+
+    def entry(self, players: list[_P]) -> _E:
+        """The entry made of exactly ``players`` (a pair, or one player), planning it if new."""
+        keys = {p.key for p in players}
+        if len(keys) < len(players):
+            raise DomainError("player_twice_in_row", name=players[0].name)
+        current = [self.entry_of.get(p.key) for p in players]
+        if all(e is not None and {q.key for q in e.players} == keys for e in current):
+            return current[0]
+        for p, e in zip(players, current, strict=True):
+            if e is not None:
+                raise DomainError("player_other_entry", name=p.name, entry=e.name,
+                                  side=" & ".join(q.name for q in players))
+        if self.t.status == Tournament.Status.FINISHED:
+            raise DomainError("import_tournament_finished")
+        for p in players:
+            if p.player is not None and not p.player.active:
+                raise DomainError("import_player_inactive", name=p.name)
+        new = _E(tuple(players))
+        for p in players:
+            self.entry_of[p.key] = new
+        self.new_entries.append(new)
+        return new
+
+    def side(self, value: str, side: str, *, bye: bool = False) -> list[_E]:
+        """Entries named by one side of a line, by the tournament's mode (SCORING.md §1)."""
+        names = _names(value)
+        mode = self.t.mode
+        sizes = {Tournament.Mode.PAIRS: (2,), Tournament.Mode.SINGLE: (1,),
+                 Tournament.Mode.INDIVIDUAL: (1, 2) if bye else (2,)}[mode]
+        if len(names) not in sizes or not all(names):
+            raise DomainError("side_names", side=side, size=" o ".join(map(str, sizes)),
+                              value=value)
+        players = [self.player(n) for n in names]
+        if mode == Tournament.Mode.PAIRS:
+            return [self.entry(players)]
+        if len({p.key for p in players}) < len(players):
+            raise DomainError("player_twice_in_row", name=players[0].name)
+        return [self.entry([p]) for p in players]
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Game:
+    line: int
+    round: int
+    table: int
+    side_a: list[_E]
+    side_b: list[_E]
+    tantos_a: int
+    tantos_b: int
+    ended_by_time: bool
+    forfeit: bool
+    played_at: dt.datetime | None
+    action: str = "new"  # new | same | flip | reseat
+
+
+@dataclass
+class _ByeLine:
+    line: int
+    round: int
+    entries: list[_E]
+
+
+@dataclass
+class _Plan:
+    games: list[_Game] = field(default_factory=list)
+    byes: list[_ByeLine] = field(default_factory=list)
+    errors: list[LineError] = field(default_factory=list)
+
+
+def _parse_result_line(t: Tournament, who: _Directory, line: int, f: list[str]):
+    """One data line → ``_Game`` or ``_ByeLine``; raises DomainError for the first problem."""
+    if len(f) != len(RESULTS_HEADER):
+        raise DomainError("field_count", found=len(f), expected=len(RESULTS_HEADER))
+    rnd_s, table_s, side_a, side_b, ta, tb, by_time_s, forfeit_s, played_s = f
+    number = _positive(rnd_s, "bad_round", MAX_ROUND)
+    by_time = _yes_no(by_time_s, "ended_by_time")
+    forfeit = _yes_no(forfeit_s, "forfeit")
+    played_at = _played_at(played_s)
+    if side_b == "" and ta == "" and tb == "":
+        if by_time or forfeit:
+            raise DomainError("bye_with_marks")
+        return _ByeLine(line, number, who.side(side_a, "A", bye=True))
+    if table_s == "":
+        raise DomainError("table_required")
+    table = _positive(table_s, "bad_table", MAX_TABLE)
+    a_entries = who.side(side_a, "A")
+    b_entries = who.side(side_b, "B")
+    shared = {e.key for e in a_entries} & {e.key for e in b_entries}
+    if shared:
+        name = next(e.name for e in a_entries if e.key in shared)
+        raise DomainError("player_twice_in_row", name=name)
+    a, b = _tantos(ta, "A"), _tantos(tb, "B")
+    if forfeit and by_time:
+        raise DomainError("forfeit_and_time")
+    if by_time and not t.time_limit:
+        raise DomainError("import_no_time_limit")
+    domino.validate_result(a, b, target=t.target, ended_by_time=by_time)
+    if forfeit:
+        winner, loser = t.forfeit_score
+        if (a, b) not in ((winner, loser), (loser, winner)):
+            raise DomainError("forfeit_score_mismatch", winner=winner, loser=loser,
+                              tantos_a=a, tantos_b=b)
+    return _Game(line, number, table, a_entries, b_entries, a, b, by_time, forfeit, played_at)
+
+
+def _plan_results(t: Tournament, rows: list[tuple[int, list[str]]]) -> tuple[_Plan, _Directory]:
+    """Parse every line and check it against the file and the database; collect all errors."""
+    who = _Directory(t)
+    plan = _Plan()
+    seen_entry: dict[tuple[int, tuple], int] = {}
+    seen_table: dict[tuple[int, int], int] = {}
+    for line, fields in rows:
+        try:
+            item = _parse_result_line(t, who, line, fields)
+            if isinstance(item, _Game):
+                other = seen_table.get((item.round, item.table))
+                if other:
+                    raise DomainError("table_twice", table=item.table, round=item.round,
+                                      other=other)
+                entries = item.side_a + item.side_b
+            else:
+                entries = item.entries
+            for e in entries:
+                other = seen_entry.get((item.round, e.key))
+                if other:
+                    raise DomainError("entry_twice_in_round", name=e.name, round=item.round,
+                                      other=other)
+        except DomainError as exc:
+            plan.errors.append(LineError(line, exc.code, exc.message))
+            continue
+        for e in entries:
+            seen_entry[(item.round, e.key)] = line
+        if isinstance(item, _Game):
+            seen_table[(item.round, item.table)] = line
+            plan.games.append(item)
+        else:
+            plan.byes.append(item)
+    _check_against_database(t, plan)
+    return plan, who
+
+
+def _sides_of(table: Table) -> tuple[frozenset, frozenset]:
+    a = frozenset(("e", s.entry_id) for s in table.seats.all() if s.side == "A")
+    b = frozenset(("e", s.entry_id) for s in table.seats.all() if s.side == "B")
+    return a, b
+
+
+def _check_against_database(t: Tournament, plan: _Plan) -> None:
+    """Closed rounds, tables seated differently, entries already placed elsewhere in the round."""
+    numbers = {g.round for g in plan.games} | {b.round for b in plan.byes}
+    rounds = {r.number: r for r in t.rounds.filter(number__in=numbers)}
+    tables = {
+        (tbl.round.number, tbl.number): tbl
+        for tbl in Table.objects.filter(round__in=rounds.values())
+        .select_related("round", "result").prefetch_related("seats__entry__player1",
+                                                            "seats__entry__player2")
+    }
+    seats: dict[int, dict[tuple, int]] = {}  # round -> entry key -> table number
+    for (number, table_no), tbl in tables.items():
+        for s in tbl.seats.all():
+            seats.setdefault(number, {})[("e", s.entry_id)] = table_no
+    byes: dict[int, set[tuple]] = {}
+    for number, entry_id in Bye.objects.filter(round__in=rounds.values()).values_list(
+        "round__number", "entry_id"
+    ):
+        byes.setdefault(number, set()).add(("e", entry_id))
+
+    for item in plan.byes:
+        rnd = rounds.get(item.round)
+        if rnd is not None and rnd.closed:
+            plan.errors.append(_error(item.line, "round_closed", number=item.round))
+    for g in plan.games:
+        rnd = rounds.get(g.round)
+        if rnd is not None and rnd.closed:
+            plan.errors.append(_error(g.line, "round_closed", number=g.round))
+            continue
+        tbl = tables.get((g.round, g.table))
+        if tbl is None:
+            continue
+        want = (frozenset(e.key for e in g.side_a), frozenset(e.key for e in g.side_b))
+        have = _sides_of(tbl)
+        if want == have:
+            g.action = "same"
+        elif want == (have[1], have[0]):
+            g.action = "flip"
+        elif tbl.result_or_none is None:
+            g.action = "reseat"
+        else:
+            seated = " contra ".join(tbl.side_name(s) or "—" for s in ("A", "B"))
+            found = " contra ".join(" & ".join(e.name for e in side) for side in (g.side_a, g.side_b))
+            plan.errors.append(_error(g.line, "seats_differ", table=g.table, round=g.round,
+                                      seated=seated, found=found))
+
+    in_file_tables = {(g.round, g.table) for g in plan.games}
+    in_file_byes = {(b.round, e.key) for b in plan.byes for e in b.entries}
+    for item in [*plan.games, *plan.byes]:
+        entries = item.side_a + item.side_b if isinstance(item, _Game) else item.entries
+        for e in entries:
+            table_no = seats.get(item.round, {}).get(e.key)
+            if table_no is not None and (item.round, table_no) not in in_file_tables:
+                where = f"mesa {table_no}"
+            elif e.key in byes.get(item.round, set()) and (item.round, e.key) not in in_file_byes:
+                where = "descanso"
+            else:
+                continue
+            plan.errors.append(_error(item.line, "entry_elsewhere", name=e.name,
+                                      round=item.round, where=where))
+            break
+
+
+def _seat(acting_user, table: Table, rnd: Round, g: _Game) -> None:
+    for seat in list(table.seats.all()):
+        services._audit(seat, acting_user).delete()
+    for side, entries in (("A", g.side_a), ("B", g.side_b)):
+        for pos, e in enumerate(entries, start=1):
+            services._audit(
+                Seat(table=table, round=rnd, entry=e.entry, side=side, position=pos), acting_user
+            ).save()
+
+
+def import_domino_results(*, acting_user, tournament: Tournament, data: bytes | str
+                          ) -> services.ImportReport:
+    """Import dominó results from a CSV file (bytes or text); all or nothing.
+
+    Header exactly ``RESULTS_HEADER``. Unknown players are created and unknown entries
+    registered; missing rounds and tables are created. A round/table pair already in the
+    tournament is corrected (its version grows, history keeps the old values) and tables the
+    file does not name are left alone. A table already seated with other entries is re-seated
+    if it has no result yet, else the line is refused ("seats_differ"); the same entries on
+    swapped sides are the same game (the tantos follow their entries). An empty ``played_at``
+    keeps an existing result's time, or takes the round's default (tournament date at 10:00
+    plus one hour per round, ``services._default_played_at``).
+
+    Returns ``services.ImportReport`` (results created / changed / unchanged, byes, players
+    and entries created). Raises ``ImportRefused`` (codes "import_invalid", "bad_encoding",
+    "bad_header", "file_too_large"; per line: ``validate_result`` codes, "round_closed",
+    "seats_differ", "table_twice", "entry_twice_in_round", "entry_elsewhere" ...), or
+    DomainError "import_not_domino". Nothing is stored on error.
+    """
+    text = _decode(data)
+    rows = _read_rows(text, RESULTS_HEADER)
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if t.system != Tournament.System.DOMINO:
+            raise DomainError("import_not_domino")
+        plan, who = _plan_results(t, rows)
+        if plan.errors:
+            raise ImportRefused(plan.errors)
+        return _apply_results(acting_user, t, plan, who)
+
+
+def _apply_results(acting_user, t: Tournament, plan: _Plan, who: _Directory) -> services.ImportReport:
+    report = services.ImportReport()
+    for p in who.new_players:
+        p.player = services.create_player(acting_user=acting_user, full_name=p.name)
+        report.players_created += 1
+    for e in who.new_entries:
+        e.entry = services.register_entry(
+            acting_user=acting_user, tournament=t, players=[p.player for p in e.players]
+        )
+        report.entries_created += 1
+
+    numbers = sorted({g.round for g in plan.games} | {b.round for b in plan.byes})
+    rounds = {r.number: r for r in Round.objects.select_for_update().filter(tournament=t)}
+    for number in numbers:
+        if number not in rounds:
+            rounds[number] = services._audit(Round(tournament=t, number=number), acting_user)
+            rounds[number].save()
+    if numbers and t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        t.status = Tournament.Status.RUNNING
+        services._audit(t, acting_user).save()
+
+    touched: list[int] = []
+    entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    for g in plan.games:
+        rnd = rounds[g.round]
+        table = (
+            Table.objects.select_for_update().filter(round=rnd, number=g.table).first()
+            or services._audit(Table(round=rnd, number=g.table), acting_user)
+        )
+        if table.pk is None:
+            table.save()
+        if g.action in ("new", "reseat"):
+            _seat(acting_user, table, rnd, g)
+        a, b = (g.tantos_b, g.tantos_a) if g.action == "flip" else (g.tantos_a, g.tantos_b)
+        result = table.result_or_none
+        if result is None:
+            result = Result(table=table)
+            played_at = g.played_at or rnd.played_at or services._default_played_at(t, rnd.number)
+            report.created += 1
+        else:
+            played_at = g.played_at or result.played_at
+            old = (result.tantos_a, result.tantos_b, result.ended_by_time, result.forfeit,
+                   result.played_at)
+            if old == (a, b, g.ended_by_time, g.forfeit, played_at):
+                report.unchanged += 1
+                continue
+            report.changed += 1
+        result.tantos_a, result.tantos_b = a, b
+        result.ended_by_time, result.forfeit = g.ended_by_time, g.forfeit
+        result.played_at = played_at
+        result.entered_by = entered_by
+        services._audit(result, acting_user).save()
+        table.version += 1
+        services._audit(table, acting_user).save()
+        touched.append(table.pk)
+
+    existing_byes = set(
+        Bye.objects.filter(round__tournament=t).values_list("round__number", "entry_id")
+    )
+    for item in plan.byes:
+        for e in item.entries:
+            if (item.round, e.entry.pk) in existing_byes:
+                continue
+            services._audit(Bye(round=rounds[item.round], entry=e.entry), acting_user).save()
+            existing_byes.add((item.round, e.entry.pk))
+            report.byes += 1
+    if touched:
+        services._after_commit(touched)
+    return report
+
+
+# --- castigos ----------------------------------------------------------------------------------
+
+
+def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -> int:
+    """Import castigos (SCORING.md §1, Castigos) from a CSV file; all or nothing.
+
+    Header exactly ``CASTIGOS_HEADER`` (``round,player,tantos,reason``). ``round`` may be empty
+    (the castigo belongs to no round) or name an existing, open round; ``player`` is the exact
+    full name of a player entered in the tournament; ``tantos`` a whole number 1–100000;
+    ``reason`` required. Importing the same file again creates nothing: a castigo identical to
+    one already recorded (player, round, tantos, reason) counts as present, as many times as it
+    is recorded. Returns the number of castigos created.
+
+    Raises ``ImportRefused`` (file-level codes as ``import_domino_results``; per line
+    "bad_round", "round_missing", "round_closed", "player_unknown", "player_not_entered",
+    "ambiguous_player", "bad_castigo_tantos", "name_required" ...).
+    """
+    text = _decode(data)
+    rows = _read_rows(text, CASTIGOS_HEADER)
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        rounds = {r.number: r for r in t.rounds.all()}
+        entered = {pid for e in t.entries.all() for pid in e.player_ids()}
+        players: dict[str, list[Player]] = {}
+        wanted: list[tuple[int, Player, Round | None, int, str]] = []
+        errors: list[LineError] = []
+        for line, f in rows:
+            try:
+                if len(f) != len(CASTIGOS_HEADER):
+                    raise DomainError("field_count", found=len(f), expected=len(CASTIGOS_HEADER))
+                round_s, name, tantos_s, reason = f
+                rnd = None
+                if round_s:
+                    number = _positive(round_s, "bad_round", MAX_ROUND)
+                    rnd = rounds.get(number)
+                    if rnd is None:
+                        raise DomainError("round_missing", number=number)
+                    if rnd.closed:
+                        raise DomainError("round_closed", number=number)
+                name = services._clean_name(name, field="jugador")
+                if name not in players:
+                    players[name] = list(Player.objects.filter(full_name=name).order_by("pk"))
+                candidates = [p for p in players[name] if p.pk in entered]
+                if not players[name]:
+                    raise DomainError("player_unknown", name=name)
+                if not candidates:
+                    raise DomainError("player_not_entered_import", name=name)
+                if len(candidates) > 1:
+                    raise DomainError("ambiguous_player", name=name, count=len(candidates))
+                if not (re.fullmatch(r"[0-9]{1,6}", tantos_s)
+                        and 1 <= int(tantos_s) <= MAX_CASTIGO):
+                    raise DomainError("bad_castigo_tantos", value=tantos_s[:20], max=MAX_CASTIGO)
+                reason = services._clean_name(reason, field="motivo", max_length=200)
+            except DomainError as exc:
+                errors.append(LineError(line, exc.code, exc.message))
+                continue
+            wanted.append((line, candidates[0], rnd, int(tantos_s), reason))
+        if errors:
+            raise ImportRefused(errors)
+
+        present = Counter(
+            Castigo.objects.filter(tournament=t).values_list("player_id", "round_id", "tantos",
+                                                               "reason")
+        )
+        created = 0
+        for _line, player, rnd, tantos, reason in wanted:
+            key = (player.pk, rnd.pk if rnd else None, tantos, reason)
+            if present[key] > 0:
+                present[key] -= 1
+                continue
+            services.add_castigo(acting_user=acting_user, tournament=t, player=player,
+                                 tantos=tantos, reason=reason, round=rnd)
+            created += 1
+        return created
+
+
+__all__ = [
+    "CASTIGOS_HEADER", "ImportRefused", "LineError", "MAX_LINES", "RESULTS_HEADER",
+    "import_castigos", "import_domino_results",
+]

@@ -1,0 +1,464 @@
+"""Players, tournaments, entries, rounds, tables, results, castigos and sorteos.
+
+Models hold data and thin query methods; every write goes through ``tournaments.services``
+(DESIGN.md, Conventions). The rules live in the pure modules of ``tournaments.scoring``.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+def name_key(name: str) -> str:
+    """The comparison key of a person's name: Unicode NFC, case-folded, inner spaces collapsed.
+
+    Names are stored exactly as typed; this key only finds likely duplicates
+    ("José  Pérez" and "JOSÉ PÉREZ" share a key).
+    """
+    normal = unicodedata.normalize("NFC", name)
+    return " ".join(normal.casefold().split())
+
+
+class Player(models.Model):
+    """A club member or guest who plays. Never deleted once they have results, only deactivated."""
+
+    full_name = models.CharField(_("nombre completo"), max_length=120)
+    name_key = models.CharField(max_length=120, db_index=True, editable=False)
+    nickname = models.CharField(_("apodo"), max_length=60, blank=True)
+    member_number = models.CharField(
+        _("número de socio"), max_length=20, blank=True, null=True, unique=True
+    )
+    email = models.EmailField(_("correo (privado)"), blank=True)
+    phone = models.CharField(_("teléfono (privado)"), max_length=40, blank=True)
+    active = models.BooleanField(_("activo"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["full_name", "id"]
+        verbose_name = _("jugador")
+        verbose_name_plural = _("jugadores")
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    def save(self, *args, **kwargs):
+        self.name_key = name_key(self.full_name)
+        if self.member_number == "":
+            self.member_number = None
+        super().save(*args, **kwargs)
+
+    def has_results(self) -> bool:
+        """True when the player sat at any table or holds a castigo (then it cannot be deleted)."""
+        return (
+            Seat.objects.filter(Q(entry__player1=self) | Q(entry__player2=self)).exists()
+            or Castigo.objects.filter(player=self).exists()
+        )
+
+
+class Tournament(models.Model):
+    """A tournament: its scoring system, mode, target and rules (SCORING.md §1 for dominó)."""
+
+    class System(models.TextChoices):
+        DOMINO = "domino", _("Dominó")
+        SWISS = "swiss", _("Suizo (match play)")
+        TABLE = "table", _("Mesa de 3–4 jugadores")
+
+    class Mode(models.TextChoices):
+        PAIRS = "pairs", _("Parejas fijas")
+        INDIVIDUAL = "individual", _("Individual (parejas rotativas)")
+        SINGLE = "single", _("Mano a mano")
+
+    class ByeRule(models.TextChoices):
+        REST = "rest", _("Descanso sin puntos")
+        WIN = "win", _("Descanso como partida ganada (1 punto)")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Borrador")
+        REGISTRATION = "registration", _("Inscripción")
+        RUNNING = "running", _("En curso")
+        FINISHED = "finished", _("Terminado")
+
+    name = models.CharField(_("nombre"), max_length=120)
+    slug = models.SlugField(max_length=140, unique=True)
+    date = models.DateField(_("fecha"))
+    venue = models.CharField(_("lugar"), max_length=120, blank=True)
+    system = models.CharField(_("sistema"), max_length=10, choices=System, default=System.DOMINO)
+    mode = models.CharField(_("modalidad"), max_length=12, choices=Mode, default=Mode.PAIRS)
+    target = models.PositiveSmallIntegerField(
+        _("meta (tantos)"), choices=[(100, "100"), (200, "200")], default=100
+    )
+    time_limit = models.PositiveSmallIntegerField(
+        _("tiempo límite (minutos)"), null=True, blank=True
+    )
+    bye_rule = models.CharField(
+        _("descanso"), max_length=4, choices=ByeRule, default=ByeRule.REST
+    )
+    forfeit_winner_tantos = models.PositiveSmallIntegerField(
+        _("tantos del ganador por no presentación"), null=True, blank=True,
+        help_text=_("Vacío: la meta del torneo."),
+    )
+    forfeit_loser_tantos = models.PositiveSmallIntegerField(
+        _("tantos del perdedor por no presentación"), default=0
+    )
+    rounds_planned = models.PositiveSmallIntegerField(_("número de rondas"), default=5)
+    rated = models.BooleanField(_("cuenta para el ranking"), default=True)
+    forfeits_rated = models.BooleanField(_("las no presentaciones cuentan para el ranking"), default=False)
+    status = models.CharField(_("estado"), max_length=12, choices=Status, default=Status.DRAFT)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments",
+        verbose_name=_("directores"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(m2m_fields=[])
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("torneo")
+        verbose_name_plural = _("torneos")
+        constraints = [
+            models.CheckConstraint(condition=Q(target__in=[100, 200]), name="tournament_target_100_200"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("public:tournament", args=[self.slug])
+
+    @property
+    def forfeit_score(self) -> tuple[int, int]:
+        """(winner's tantos, loser's tantos) recorded for a forfeit; default (target, 0). SCORING.md §1."""
+        winner = self.forfeit_winner_tantos if self.forfeit_winner_tantos is not None else self.target
+        return winner, self.forfeit_loser_tantos
+
+    @property
+    def has_pairs(self) -> bool:
+        return self.mode == self.Mode.PAIRS
+
+    def current_round(self) -> Round | None:
+        """The open round with the highest number, else the last round; None before round 1."""
+        rounds = list(self.rounds.order_by("number"))
+        open_rounds = [r for r in rounds if not r.closed]
+        if open_rounds:
+            return open_rounds[-1]
+        return rounds[-1] if rounds else None
+
+    def standings(self) -> list[StandingLine]:
+        """The standings of this tournament, best first, as ``StandingLine`` (row + entry).
+
+        Reads entries, seats, results, byes, castigos and sorteos in six queries whatever the
+        number of entries or rounds, and hands plain data to the system's pure module:
+        dominó → ``scoring.domino.standings`` (seed 003, SCORING.md §1). Only tables with a
+        result count; a forfeit counts like any other game.
+        """
+        from tournaments.scoring import domino
+
+        entries = {e.pk: e for e in self.entries.select_related("player1", "player2")}
+        sides: dict[int, dict[str, list[int]]] = {}
+        for table_id, entry_id, side in (
+            Seat.objects.filter(round__tournament=self, table__result__isnull=False)
+            .order_by("table_id", "side", "position")
+            .values_list("table_id", "entry_id", "side")
+        ):
+            sides.setdefault(table_id, {"A": [], "B": []})[side].append(entry_id)
+        games = [
+            domino.Game(
+                side_a=tuple(sides[table_id]["A"]), side_b=tuple(sides[table_id]["B"]),
+                tantos_a=a, tantos_b=b, ended_by_time=by_time,
+            )
+            for table_id, a, b, by_time in Result.objects.filter(table__round__tournament=self)
+            .order_by("table__round__number", "table__number")
+            .values_list("table_id", "tantos_a", "tantos_b", "ended_by_time")
+            if table_id in sides
+        ]
+        byes: dict[int, int] = {}
+        for entry_id in Bye.objects.filter(round__tournament=self).values_list("entry_id", flat=True):
+            byes[entry_id] = byes.get(entry_id, 0) + 1
+        entry_of_player = {}
+        for e in entries.values():
+            for pid in e.player_ids():
+                entry_of_player[pid] = e.pk
+        castigos: dict[int, int] = {}
+        for player_id, tantos in Castigo.objects.filter(tournament=self).values_list("player_id", "tantos"):
+            entry_id = entry_of_player.get(player_id)
+            if entry_id is not None:
+                castigos[entry_id] = castigos.get(entry_id, 0) + tantos
+        sorteo = dict(Sorteo.objects.filter(tournament=self).values_list("entry_id", "lot"))
+        rows = domino.standings(
+            list(entries), games, target=self.target, castigos=castigos, byes=byes,
+            bye_rule=self.bye_rule, sorteo=sorteo,
+        )
+        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
+
+
+class StandingLine:
+    """One line of a standings table: the pure ``StandingRow`` and its ``Entry``."""
+
+    __slots__ = ("row", "entry")
+
+    def __init__(self, row, entry):
+        self.row = row
+        self.entry = entry
+
+    def __getattr__(self, name):
+        return getattr(self.row, name)
+
+    @property
+    def f(self) -> dict:
+        return self.row.figures
+
+
+class Entry(models.Model):
+    """A competitor of one tournament: a fixed pair (two players) or one player."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("inscripción")
+        verbose_name_plural = _("inscripciones")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player1"], name="entry_unique_player1"),
+            models.CheckConstraint(
+                condition=Q(player2__isnull=True) | ~Q(player2=models.F("player1")),
+                name="entry_two_different_players",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        if self.player2_id:
+            return f"{self.player1.full_name} & {self.player2.full_name}"
+        return self.player1.full_name
+
+    def player_ids(self) -> list[int]:
+        return [pid for pid in (self.player1_id, self.player2_id) if pid]
+
+
+class Round(models.Model):
+    """A round ("ronda") of a tournament. Results can be entered while it is open."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("ronda"))
+    closed = models.BooleanField(_("cerrada"), default=False)
+    seed = models.BigIntegerField(null=True, blank=True)
+    played_at = models.DateTimeField(_("jugada el"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("ronda")
+        verbose_name_plural = _("rondas")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name} · ronda {self.number}"
+
+    def tables_with_results(self) -> list[Table]:
+        """The round's tables by number, each with its seats (entries and players) and result.
+
+        Three queries whatever the number of tables.
+        """
+        return list(Table.with_results().filter(round=self))
+
+    def bye_entries(self) -> list[Entry]:
+        """Entries that rest this round (recorded byes), in entry order."""
+        return [
+            b.entry
+            for b in self.byes.select_related("entry__player1", "entry__player2").order_by("entry_id")
+        ]
+
+
+class Table(models.Model):
+    """A table ("mesa") of a round. ``version`` grows with every change of its result (DESIGN.md, Concurrency)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("mesa"))
+    version = models.PositiveIntegerField(default=0)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("mesa")
+        verbose_name_plural = _("mesas")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Mesa {self.number}"
+
+    @classmethod
+    def with_results(cls):
+        """Tables ordered by round and number with result, entering user, seats and players
+        loaded: three queries whatever the number of tables."""
+        return (
+            cls.objects.select_related("result", "result__entered_by")
+            .prefetch_related(
+                models.Prefetch(
+                    "seats",
+                    queryset=Seat.objects.select_related("entry__player1", "entry__player2").order_by(
+                        "side", "position"
+                    ),
+                )
+            )
+            .order_by("round__number", "number")
+        )
+
+    def side(self, side: str) -> list[Entry]:
+        """Entries on side "A" or "B", in seat order (uses prefetched seats when present)."""
+        return [s.entry for s in self.seats.all() if s.side == side]
+
+    def side_name(self, side: str) -> str:
+        entries = self.side(side)
+        return " & ".join(e.name for e in entries)
+
+    @property
+    def result_or_none(self) -> Result | None:
+        try:
+            return self.result
+        except Result.DoesNotExist:
+            return None
+
+
+class Seat(models.Model):
+    """An entry seated at a table, on side A or B. One seat per entry per round (database constraint)."""
+
+    class Side(models.TextChoices):
+        A = "A", "A"
+        B = "B", "B"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    side = models.CharField(max_length=1, choices=Side)
+    position = models.PositiveSmallIntegerField(default=1)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table", "side", "position"]
+        verbose_name = _("asiento")
+        verbose_name_plural = _("asientos")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_entry_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.side}{self.position}: {self.entry}"
+
+
+class Bye(models.Model):
+    """An entry that rests in a round ("descanso"); scored by the tournament's bye rule."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("descanso")
+        verbose_name_plural = _("descansos")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="bye_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: descansa {self.entry}"
+
+
+class Result(models.Model):
+    """The score sheet of a dominó table: tantos as written, ended by time, forfeit (SCORING.md §1)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
+    tantos_a = models.PositiveIntegerField(_("tantos A"))
+    tantos_b = models.PositiveIntegerField(_("tantos B"))
+    ended_by_time = models.BooleanField(_("terminó por tiempo"), default=False)
+    forfeit = models.BooleanField(_("no presentación"), default=False)
+    played_at = models.DateTimeField(_("jugada el"), null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("resultado")
+        verbose_name_plural = _("resultados")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(tantos_a=models.F("tantos_b")), name="result_no_tie"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.tantos_a}–{self.tantos_b}"
+
+
+class Castigo(models.Model):
+    """A penalty in tantos charged to one player; subtracted from their entry's efectividad (SCORING.md §1)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="castigos")
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="castigos"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="castigos")
+    tantos = models.PositiveIntegerField(_("tantos"))
+    reason = models.CharField(_("motivo"), max_length=200)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("castigo")
+        verbose_name_plural = _("castigos")
+        constraints = [
+            models.CheckConstraint(condition=Q(tantos__gt=0), name="castigo_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: −{self.tantos} ({self.reason})"
+
+
+class Sorteo(models.Model):
+    """A draw of lots for entries still tied after every tiebreak: lower ``lot`` ranks higher."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sorteos")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="sorteos")
+    lot = models.PositiveSmallIntegerField(_("número sorteado"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("sorteo")
+        verbose_name_plural = _("sorteos")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "entry"], name="sorteo_once_per_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.lot}"

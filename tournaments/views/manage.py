@@ -1,0 +1,541 @@
+"""Directors' pages: players, tournaments, entries, pairings, results, castigos, sorteos, imports.
+
+Thin views: a Django form checks the fields, a service does the write, a DomainError becomes
+an inline message (HTMX) or a 400/409 page with the values the director typed kept.
+"""
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import services
+from tournaments.errors import DomainError
+from tournaments.forms import CastigoForm, EntryForm, ImportForm, PlayerForm, ResultForm, TournamentForm
+from tournaments.models import Castigo, Entry, Player, Round, Table, Tournament
+from tournaments.permissions import can_manage, is_director
+from tournaments.scoring import domino
+from tournaments.views.public import standings_context
+
+# --- access ------------------------------------------------------------------------------------
+
+
+def director_required(view):
+    """Login required; then the user must be a director (group "Directores") or a superuser."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not is_director(request.user) and not request.user.directed_tournaments.exists():
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def managed_tournament(request, slug) -> Tournament:
+    """The tournament ``slug`` if the user may manage it; 404 / 403 otherwise."""
+    t = get_object_or_404(Tournament, slug=slug)
+    if not can_manage(request.user, t):
+        raise PermissionDenied
+    return t
+
+
+def _status_for(exc: DomainError) -> int:
+    return 409 if exc.code in {"stale_version", "round_closed"} else 400
+
+
+# --- home and players --------------------------------------------------------------------------
+
+
+@director_required
+def home(request):
+    tournaments = [t for t in Tournament.objects.order_by("-date", "name") if can_manage(request.user, t)]
+    return render(request, "tournaments/manage/home.html", {"tournaments": tournaments})
+
+
+@director_required
+def player_list(request):
+    if not is_director(request.user):
+        raise PermissionDenied
+    q = request.GET.get("q", "").strip()[:100]
+    players = Player.objects.all()
+    if q:
+        players = players.filter(
+            Q(full_name__icontains=q) | Q(nickname__icontains=q) | Q(member_number__iexact=q)
+        )
+    return render(request, "tournaments/manage/player_list.html", {"players": players[:500], "q": q})
+
+
+def _player_form_page(request, form, player, duplicates, status=200):
+    return render(
+        request, "tournaments/manage/player_form.html",
+        {"form": form, "player": player, "duplicates": duplicates}, status=status,
+    )
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request, pk=None):
+    """Add (pk None) or edit a player. A name equal to another after NFC and case folding asks
+    for confirmation first (duplicate warning); the name is stored exactly as typed."""
+    if not is_director(request.user):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=pk) if pk else None
+    if request.method == "GET":
+        initial = {"active": True}
+        if player:
+            initial = {f: getattr(player, f) for f in ("full_name", "nickname", "member_number", "email", "phone", "active")}
+        return _player_form_page(request, PlayerForm(initial=initial), player, [])
+    form = PlayerForm(request.POST)
+    if not form.is_valid():
+        return _player_form_page(request, form, player, [], status=400)
+    data = form.cleaned_data
+    duplicates = services.similar_players(data["full_name"], exclude_id=player.pk if player else None)
+    if duplicates and not data["confirm_duplicate"]:
+        form.data = form.data.copy()
+        form.data["confirm_duplicate"] = "on"
+        return _player_form_page(request, form, player, duplicates, status=200)
+    fields = {k: data[k] for k in ("full_name", "nickname", "member_number", "email", "phone")}
+    try:
+        if player:
+            player = services.update_player(acting_user=request.user, player=player, active=data["active"], **fields)
+            messages.success(request, f"Jugador «{player.full_name}» guardado.")
+        else:
+            player = services.create_player(acting_user=request.user, **fields)
+            messages.success(request, f"Jugador «{player.full_name}» registrado.")
+    except DomainError as exc:
+        form.add_error(None, exc.message)
+        return _player_form_page(request, form, player, [], status=400)
+    return redirect("manage:players")
+
+
+@director_required
+@require_POST
+def player_set_active(request, pk):
+    if not is_director(request.user):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=pk)
+    active = request.POST.get("active") == "1"
+    services.set_player_active(acting_user=request.user, player=player, active=active)
+    messages.success(request, f"«{player.full_name}» {'activado' if active else 'desactivado'}.")
+    return redirect("manage:players")
+
+
+@director_required
+@require_POST
+def player_delete(request, pk):
+    if not is_director(request.user):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        services.delete_player(acting_user=request.user, player=player)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("manage:players")
+    messages.success(request, f"«{player.full_name}» borrado.")
+    return redirect("manage:players")
+
+
+# --- tournaments and entries -------------------------------------------------------------------
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request, slug=None):
+    """Create (slug None) or change a tournament's settings."""
+    t = managed_tournament(request, slug) if slug else None
+    if not t and not is_director(request.user):
+        raise PermissionDenied
+    if request.method == "GET":
+        form = TournamentForm(instance=t) if t else TournamentForm(initial={"status": "registration"})
+        return render(request, "tournaments/manage/tournament_form.html", {"form": form, "t": t})
+    form = TournamentForm(request.POST, instance=t) if t else TournamentForm(request.POST)
+    if not form.is_valid():
+        return render(request, "tournaments/manage/tournament_form.html", {"form": form, "t": t}, status=400)
+    fields = {f: form.cleaned_data[f] for f in services.TOURNAMENT_FIELDS}
+    try:
+        if t:
+            t = services.update_tournament(acting_user=request.user, tournament=t, **fields)
+        else:
+            t = services.create_tournament(acting_user=request.user, **fields)
+    except DomainError as exc:
+        form.add_error(None, exc.message)
+        return render(request, "tournaments/manage/tournament_form.html", {"form": form, "t": t}, status=400)
+    messages.success(request, f"Torneo «{t.name}» guardado.")
+    return redirect("manage:tournament", slug=t.slug)
+
+
+def _tournament_page(request, t, *, entry_form=None, import_form=None, import_errors=None, status=200):
+    lines = t.standings()
+    rounds = list(t.rounds.order_by("number"))
+    return render(request, "tournaments/manage/tournament.html", {
+        "t": t,
+        "entries": list(t.entries.select_related("player1", "player2")),
+        "rounds": rounds,
+        "next_round": (rounds[-1].number + 1) if rounds else 1,
+        "entry_form": entry_form or EntryForm(tournament=t),
+        "import_form": import_form or ImportForm(),
+        "import_errors": import_errors or [],
+        "tied_groups": _tied_groups(lines),
+    }, status=status)
+
+
+def _tied_groups(lines) -> list[list]:
+    """Groups of standings lines that share a position (candidates for a sorteo)."""
+    groups: dict[int, list] = {}
+    for line in lines:
+        if line.row.shared:
+            groups.setdefault(line.row.position, []).append(line)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+@director_required
+def tournament_manage(request, slug):
+    return _tournament_page(request, managed_tournament(request, slug))
+
+
+@director_required
+@require_POST
+def entry_add(request, slug):
+    t = managed_tournament(request, slug)
+    form = EntryForm(request.POST, tournament=t)
+    if not form.is_valid():
+        return _tournament_page(request, t, entry_form=form, status=400)
+    players = [form.cleaned_data["player1"]]
+    if form.cleaned_data.get("player2"):
+        players.append(form.cleaned_data["player2"])
+    try:
+        entry = services.register_entry(acting_user=request.user, tournament=t, players=players)
+    except DomainError as exc:
+        form.add_error(None, exc.message)
+        return _tournament_page(request, t, entry_form=form, status=400)
+    messages.success(request, f"Inscrito: {entry.name}.")
+    return redirect("manage:tournament", slug=t.slug)
+
+
+@director_required
+@require_POST
+def entry_remove(request, slug, entry_id):
+    t = managed_tournament(request, slug)
+    entry = get_object_or_404(Entry, pk=entry_id, tournament=t)
+    try:
+        services.remove_entry(acting_user=request.user, entry=entry)
+        messages.success(request, f"Inscripción de {entry.name} quitada.")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("manage:tournament", slug=t.slug)
+
+
+@director_required
+@require_POST
+def round_robin(request, slug):
+    t = managed_tournament(request, slug)
+    next_only = request.POST.get("next") == "1"
+    try:
+        created = services.generate_round_robin(acting_user=request.user, tournament=t, next_only=next_only)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("manage:tournament", slug=t.slug)
+    messages.success(request, f"Rondas creadas: {', '.join(str(r.number) for r in created)}.")
+    return redirect("manage:round", slug=t.slug, number=created[0].number)
+
+
+@director_required
+@require_POST
+def import_file(request, slug):
+    """Upload form of the CSV imports (results or castigos); all-or-nothing."""
+    t = managed_tournament(request, slug)
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _tournament_page(request, t, import_form=form, status=400)
+    from tournaments import imports
+
+    upload = form.cleaned_data["file"]
+    if upload.size > 5 * 1024 * 1024:
+        form.add_error("file", "El archivo pasa de 5 MB.")
+        return _tournament_page(request, t, import_form=form, status=400)
+    data = upload.read()
+    try:
+        if form.cleaned_data["kind"] == "results":
+            report = imports.import_domino_results(acting_user=request.user, tournament=t, data=data)
+            messages.success(request, f"Resultados importados: creados {report.created}, cambiados {report.changed}, sin cambios {report.unchanged}.")
+        else:
+            n = imports.import_castigos(acting_user=request.user, tournament=t, data=data)
+            messages.success(request, f"Castigos importados: {n}.")
+    except DomainError as exc:
+        errors = list(getattr(exc, "errors", []) or [])
+        form.add_error(None, exc.message)
+        return _tournament_page(request, t, import_form=form, import_errors=errors, status=400)
+    return redirect("manage:tournament", slug=t.slug)
+
+
+@director_required
+@require_POST
+def sorteo(request, slug):
+    """Record a draw of lots for a tied group: POST ``entry`` ids in the drawn order."""
+    t = managed_tournament(request, slug)
+    ids = request.POST.getlist("entry")
+    try:
+        entry_ids = [int(x) for x in ids]
+    except ValueError:
+        messages.error(request, "Orden de sorteo no válido.")
+        return redirect("manage:tournament", slug=t.slug)
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=t, pk__in=entry_ids)}
+    if len(entries) != len(entry_ids):
+        messages.error(request, "El sorteo incluye competidores que no son de este torneo.")
+        return redirect("manage:tournament", slug=t.slug)
+    try:
+        services.record_sorteo(acting_user=request.user, tournament=t, entries_in_order=[entries[i] for i in entry_ids])
+        messages.success(request, "Sorteo registrado.")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("manage:tournament", slug=t.slug)
+
+
+# --- pairings ----------------------------------------------------------------------------------
+
+
+def _pairing_slots(t: Tournament) -> list[str]:
+    return ["a1", "a2", "b1", "b2"] if t.mode == Tournament.Mode.INDIVIDUAL else ["a1", "b1"]
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def pairings(request, slug, number):
+    """Build a round's tables by choosing the entries of side A and side B of each table.
+
+    Unseated entries rest (byes). Refused with a message, values kept: an entry twice, an
+    incomplete table, a round that already has results.
+    """
+    t = managed_tournament(request, slug)
+    entries = list(t.entries.select_related("player1", "player2").order_by("player1__full_name"))
+    by_id = {e.pk: e for e in entries}
+    slots = _pairing_slots(t)
+    per_table = len(slots)
+    n_tables = max(1, len(entries) // per_table)
+    rnd = Round.objects.filter(tournament=t, number=number).first()
+    rows: list[dict] = []
+    error = None
+    status = 200
+    if request.method == "POST":
+        tables = []
+        for i in range(n_tables):
+            chosen = {s: request.POST.get(f"t{i}_{s}", "") for s in slots}
+            rows.append(chosen)
+            if not any(chosen.values()):
+                continue
+            try:
+                picked = {s: by_id[int(v)] for s, v in chosen.items() if v}
+            except (ValueError, KeyError):
+                error = "Hay un competidor que no es de este torneo."
+                break
+            if len(picked) != per_table:
+                error = f"La mesa {len(tables) + 1} está incompleta: elige todos sus asientos."
+                break
+            tables.append(([picked[s] for s in slots if s.startswith("a")],
+                           [picked[s] for s in slots if s.startswith("b")]))
+        if error is None:
+            try:
+                services.set_pairings(acting_user=request.user, tournament=t, round_number=number, tables=tables)
+            except DomainError as exc:
+                error = exc.message
+        if error is None:
+            messages.success(request, f"Emparejamientos de la ronda {number} guardados.")
+            return redirect("manage:round", slug=t.slug, number=number)
+        status = 400
+    else:
+        if rnd is not None:
+            for table in rnd.tables_with_results():
+                a, b = table.side("A"), table.side("B")
+                row = {}
+                for idx, e in enumerate(a, start=1):
+                    row[f"a{idx}"] = str(e.pk)
+                for idx, e in enumerate(b, start=1):
+                    row[f"b{idx}"] = str(e.pk)
+                rows.append(row)
+    while len(rows) < n_tables:
+        rows.append({s: "" for s in slots})
+    table_rows = [
+        {"number": i + 1, "index": i, "slots": [(s, row.get(s, "")) for s in slots]}
+        for i, row in enumerate(rows[:n_tables])
+    ]
+    return render(request, "tournaments/manage/pairings.html", {
+        "t": t, "number": number, "round": rnd, "entries": entries, "table_rows": table_rows,
+        "error": error, "slot_labels": {"a1": "A", "a2": "A", "b1": "B", "b2": "B"},
+    }, status=status)
+
+
+# --- round page: results and castigos ----------------------------------------------------------
+
+
+def _row_context(table: Table, t: Tournament, *, form: ResultForm | None = None, error: str | None = None) -> dict:
+    """Context of one result row: the table, the form (bound with what was typed, or from the
+    stored result), and the derived figures of the stored result."""
+    result = table.result_or_none
+    if form is None:
+        initial = {"version": table.version}
+        if result:
+            initial.update(tantos_a=result.tantos_a, tantos_b=result.tantos_b, ended_by_time=result.ended_by_time)
+        form = ResultForm(initial=initial)
+    figures = None
+    if result is not None:
+        figures = domino.game_figures(result.tantos_a, result.tantos_b, target=t.target, ended_by_time=result.ended_by_time)
+    return {"table": table, "form": form, "error": error, "figures": figures, "result": result, "t": t}
+
+
+def _round_page_context(request, t: Tournament, rnd: Round) -> dict:
+    tables = rnd.tables_with_results()
+    return {
+        "t": t, "round": rnd,
+        "rows": [_row_context(table, t) for table in tables],
+        "byes": rnd.bye_entries(),
+        "castigo_form": CastigoForm(tournament=t),
+        "castigos": list(rnd.castigos.select_related("player", "entered_by").order_by("created_at", "id")),
+        "missing": sum(1 for table in tables if table.result_or_none is None),
+        **standings_context(t),
+    }
+
+
+@director_required
+def round_manage(request, slug, number):
+    t = managed_tournament(request, slug)
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    return render(request, "tournaments/manage/round.html", _round_page_context(request, t, rnd))
+
+
+def _table_of(t: Tournament, table_id: int) -> Table:
+    table = Table.with_results().filter(pk=table_id, round__tournament=t).select_related("round").first()
+    if table is None:
+        raise Http404("No existe esa mesa en este torneo.")
+    return table
+
+
+@director_required
+@require_POST
+def result_save(request, slug, table_id):
+    """HTMX: save one table's result. Answers the row (with derived puntos) plus the standings
+    out of band; on error the row again with the typed values and a message in words."""
+    t = managed_tournament(request, slug)
+    table = _table_of(t, table_id)
+    form = ResultForm(request.POST)
+    status, error = 200, None
+    if not form.is_valid():
+        error = "Revisa los datos de la mesa: " + "; ".join(
+            str(e) for errs in form.errors.values() for e in errs
+        )
+        status = 400
+    else:
+        data = form.cleaned_data
+        try:
+            if request.POST.get("action") == "delete":
+                services.delete_result(acting_user=request.user, table=table, version=data["version"])
+            else:
+                services.record_result(
+                    acting_user=request.user, table=table, tantos_a=data["tantos_a"], tantos_b=data["tantos_b"],
+                    ended_by_time=data["ended_by_time"], forfeiting_side=data["forfeit"] or None,
+                    version=data["version"],
+                )
+        except DomainError as exc:
+            error, status = exc.message, _status_for(exc)
+        else:
+            table = _table_of(t, table_id)
+            form = None
+    if not request.htmx:
+        if error:
+            messages.error(request, f"Mesa {table.number}: {error}")
+        else:
+            messages.success(request, f"Mesa {table.number} guardada.")
+        return HttpResponseRedirect(reverse("manage:round", args=[t.slug, table.round.number]) + f"#mesa-{table.number}")
+    if error and form is not None and status == 409:
+        # Stale: show what is stored now, keep what was typed visible in the message.
+        fresh = _table_of(t, table_id)
+        context = _row_context(fresh, t, form=form, error=error)
+        context["form"] = ResultForm(initial={"version": fresh.version, **_typed(form)})
+    else:
+        context = _row_context(table, t, form=form, error=error)
+    context.update(standings_context(t))
+    context["oob"] = True
+    context["round"] = table.round
+    response = render(request, "tournaments/manage/round.html#result_row_response", context)
+    response.status_code = status
+    return response
+
+
+def _typed(form: ResultForm) -> dict:
+    return {k: form.data.get(k, "") for k in ("tantos_a", "tantos_b", "forfeit")} | {
+        "ended_by_time": form.data.get("ended_by_time") in ("on", "true", "1")
+    }
+
+
+def _castigos_response(request, t, rnd, *, form=None, error=None, status=200):
+    context = {
+        "t": t, "round": rnd, "castigo_form": form or CastigoForm(tournament=t), "castigo_error": error,
+        "castigos": list(rnd.castigos.select_related("player", "entered_by").order_by("created_at", "id")),
+        "oob": True, **standings_context(t),
+    }
+    response = render(request, "tournaments/manage/round.html#castigos_response", context, status=status)
+    return response
+
+
+@director_required
+@require_POST
+def castigo_add(request, slug, number):
+    t = managed_tournament(request, slug)
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    form = CastigoForm(request.POST, tournament=t)
+    error, status = None, 200
+    if not form.is_valid():
+        error = "; ".join(str(e) for errs in form.errors.values() for e in errs)
+        status = 400
+    else:
+        try:
+            services.add_castigo(acting_user=request.user, tournament=t, round=rnd, **form.cleaned_data)
+            form = None
+        except DomainError as exc:
+            error, status = exc.message, _status_for(exc)
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or "Castigo registrado.")
+        return redirect("manage:round", slug=t.slug, number=number)
+    return _castigos_response(request, t, rnd, form=form, error=error, status=status)
+
+
+@director_required
+@require_POST
+def castigo_remove(request, slug, number, castigo_id):
+    t = managed_tournament(request, slug)
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    castigo = get_object_or_404(Castigo, pk=castigo_id, tournament=t)
+    error, status = None, 200
+    try:
+        services.remove_castigo(acting_user=request.user, castigo=castigo)
+    except DomainError as exc:
+        error, status = exc.message, _status_for(exc)
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or "Castigo quitado.")
+        return redirect("manage:round", slug=t.slug, number=number)
+    return _castigos_response(request, t, rnd, error=error, status=status)
+
+
+@director_required
+@require_POST
+def round_close(request, slug, number):
+    t = managed_tournament(request, slug)
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    try:
+        if request.POST.get("reopen") == "1":
+            services.reopen_round(acting_user=request.user, round=rnd)
+            messages.success(request, f"Ronda {number} reabierta.")
+        else:
+            services.close_round(acting_user=request.user, round=rnd)
+            messages.success(request, f"Ronda {number} cerrada.")
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("manage:round", slug=t.slug, number=number)

@@ -1,0 +1,105 @@
+"""Public pages: no login needed (DESIGN.md: players read pairings and standings from their phones)."""
+from __future__ import annotations
+
+from django.db.models import Count
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+
+from tournaments.models import Bye, Round, Table, Tournament
+from tournaments.permissions import can_manage
+
+DECIDED_BY_LABELS = {
+    "juegos_ganados": "por juegos ganados",
+    "efectividad": "por efectividad",
+    "tantos_a_favor": "por tantos a favor",
+    "diferencial": "por diferencial",
+    "sorteo": "por sorteo",
+}
+
+
+def standings_context(tournament: Tournament) -> dict:
+    """Context of the standings partial: lines plus labels; shared by public and manage pages."""
+    lines = tournament.standings()
+    return {"standings": lines, "decided_by_labels": DECIDED_BY_LABELS,
+            "any_shared": any(line.row.shared for line in lines)}
+
+
+@require_GET
+def home(request):
+    """Home: running, upcoming and recent tournaments."""
+    tournaments = list(Tournament.objects.exclude(status=Tournament.Status.DRAFT).order_by("-date", "name")[:50])
+    return render(request, "tournaments/home.html", {
+        "running": [t for t in tournaments if t.status == Tournament.Status.RUNNING],
+        "upcoming": [t for t in tournaments if t.status == Tournament.Status.REGISTRATION],
+        "finished": [t for t in tournaments if t.status == Tournament.Status.FINISHED][:10],
+    })
+
+
+@require_GET
+def tournament_list(request):
+    tournaments = (
+        Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+        .annotate(n_entries=Count("entries", distinct=True))
+        .order_by("-date", "name")
+    )
+    return render(request, "tournaments/tournament_list.html", {"tournaments": tournaments})
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+@require_GET
+def tournament_detail(request, slug):
+    """Settings, entries, each round's tables with results, and the standings."""
+    t = _tournament(slug)
+    rounds = list(t.rounds.order_by("number"))
+    tables_by_round: dict[int, list] = {}
+    for table in Table.with_results().filter(round__tournament=t):
+        tables_by_round.setdefault(table.round_id, []).append(table)
+    byes_by_round: dict[int, list] = {}
+    for bye in Bye.objects.filter(round__tournament=t).select_related("entry__player1", "entry__player2"):
+        byes_by_round.setdefault(bye.round_id, []).append(bye.entry)
+    round_blocks = [
+        {"round": r, "tables": tables_by_round.get(r.pk, []), "byes": byes_by_round.get(r.pk, [])}
+        for r in rounds
+    ]
+    context = {
+        "t": t,
+        "entries": list(t.entries.select_related("player1", "player2")),
+        "round_blocks": round_blocks,
+        "can_manage": can_manage(request.user, t),
+        **standings_context(t),
+    }
+    return render(request, "tournaments/tournament_detail.html", context)
+
+
+@require_GET
+def standings(request, slug):
+    t = _tournament(slug)
+    context = {"t": t, **standings_context(t)}
+    if request.htmx:
+        return render(request, "tournaments/standings.html#standings_table", context)
+    return render(request, "tournaments/standings.html", context)
+
+
+@require_GET
+def standings_csv(request, slug):
+    t = _tournament(slug)
+    from tournaments import exports
+
+    response = HttpResponse(exports.standings_csv(t), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{t.slug}-clasificacion.csv"'
+    return response
+
+
+@require_GET
+def round_detail(request, slug, number):
+    t = _tournament(slug)
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    return render(request, "tournaments/round_detail.html", {
+        "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
+        "can_manage": can_manage(request.user, t),
+    })
