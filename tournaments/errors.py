@@ -123,4 +123,72 @@ MESSAGES: dict[str, str] = {
     "forfeit_by_time": gettext_noop(
         "Una no presentación no puede terminar por tiempo: quita una de las dos marcas."
     ),
+    # CSV imports (tournaments/imports.py)
+    "import_invalid": gettext_noop(
+        "No se importó nada: {count} línea(s) con errores. Corrige el archivo y vuelve a importarlo."
+    ),
+    "bad_encoding": gettext_noop(
+        "El archivo no está en UTF-8 (hay un carácter no válido en la línea {line}). Guárdalo "
+        "desde la hoja de cálculo como «CSV UTF-8» y vuelve a importarlo."
+    ),
+    "bad_header": gettext_noop(
+        "La primera línea debe ser exactamente «{expected}» (separada por comas); "
+        "se encontró «{found}»."
+    ),
+    "file_too_large": gettext_noop(
+        "El archivo tiene más de {max} líneas: divídelo en varios archivos."
+    ),
+    "csv_syntax": gettext_noop("La línea no es CSV válido ({detail}); revisa las comillas."),
+    "field_count": gettext_noop(
+        "La línea tiene {found} campo(s); se esperaban {expected}, separados por comas."
+    ),
+    "bad_round": gettext_noop(
+        "La ronda debe ser un número entero de 1 a {max}; se recibió «{value}»."
+    ),
+    "bad_table": gettext_noop(
+        "La mesa debe ser un número entero de 1 a {max}; se recibió «{value}»."
+    ),
+    "table_required": gettext_noop(
+        "Falta el número de mesa (solo una línea de descanso puede dejarlo vacío)."
+    ),
+    "bad_yes_no": gettext_noop(
+        "«{field}» debe ser «sí» o «no» (vacío = no); se recibió «{value}»."
+    ),
+    "bad_played_at": gettext_noop(
+        "«played_at» debe ser una fecha y hora ISO, p. ej. 2025-03-01 18:30; se recibió «{value}»."
+    ),
+    "side_names": gettext_noop(
+        "El lado {side} debe tener {size} jugador(es), separados por « & »; se recibió «{value}»."
+    ),
+    "player_twice_in_row": gettext_noop("«{name}» aparece dos veces en la misma partida."),
+    "ambiguous_player": gettext_noop(
+        "Hay {count} jugadores llamados «{name}»: cambia el nombre de uno en el registro de "
+        "jugadores antes de importar."
+    ),
+    "player_other_entry": gettext_noop(
+        "«{name}» ya está inscrito en este torneo como «{entry}», no como «{side}»."
+    ),
+    "bye_with_marks": gettext_noop(
+        "Una línea de descanso (side_b y tantos vacíos) no lleva ended_by_time ni forfeit."
+    ),
+    "forfeit_score_mismatch": gettext_noop(
+        "Una no presentación se anota con el resultado del torneo ({winner}–{loser}); "
+        "se recibió {tantos_a}–{tantos_b}."
+    ),
+    "table_twice": gettext_noop(
+        "La mesa {table} de la ronda {round} ya aparece en la línea {other}."
+    ),
+    "entry_twice_in_round": gettext_noop(
+        "«{name}» ya juega o descansa en la ronda {round} (línea {other})."
+    ),
+    "entry_elsewhere": gettext_noop(
+        "«{name}» ya está en la ronda {round} ({where}), que el archivo no cambia."
+    ),
+    "seats_differ": gettext_noop(
+        "La mesa {table} de la ronda {round} ya tiene resultado con otros competidores "
+        "({seated}); el archivo dice {found}. Corrige la mesa o borra su resultado antes."
+    ),
+    "import_not_domino": gettext_noop("Este torneo no es de dominó: solo se importan resultados de dominó."),
+    "round_missing": gettext_noop("La ronda {number} no existe en este torneo."),
+    "player_unknown": gettext_noop("No hay ningún jugador llamado «{name}»."),
 }

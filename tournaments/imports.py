@@ -154,7 +154,7 @@ def _yes_no(value: str, name: str) -> bool:
 
 def _tantos(value: str, side: str) -> int:
     if value == "":
-        raise DomainError("tantos_required", side=side)
+        raise DomainError("tantos_missing", side=side)
     if not _DIGITS.fullmatch(value):
         raise ResultError("not_integer", value=value[:20])
     return int(value)
@@ -247,10 +247,10 @@ class _Directory:
                 raise DomainError("player_other_entry", name=p.name, entry=e.name,
                                   side=" & ".join(q.name for q in players))
         if self.t.status == Tournament.Status.FINISHED:
-            raise DomainError("import_tournament_finished")
+            raise DomainError("tournament_finished")
         for p in players:
             if p.player is not None and not p.player.active:
-                raise DomainError("import_player_inactive", name=p.name)
+                raise DomainError("player_inactive", name=p.name)
         new = _E(tuple(players))
         for p in players:
             self.entry_of[p.key] = new
@@ -330,9 +330,9 @@ def _parse_result_line(t: Tournament, who: _Directory, line: int, f: list[str]):
         raise DomainError("player_twice_in_row", name=name)
     a, b = _tantos(ta, "A"), _tantos(tb, "B")
     if forfeit and by_time:
-        raise DomainError("forfeit_and_time")
+        raise DomainError("forfeit_by_time")
     if by_time and not t.time_limit:
-        raise DomainError("import_no_time_limit")
+        raise DomainError("no_time_limit")
     domino.validate_result(a, b, target=t.target, ended_by_time=by_time)
     if forfeit:
         winner, loser = t.forfeit_score
@@ -574,7 +574,7 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
 
     Raises ``ImportRefused`` (file-level codes as ``import_domino_results``; per line
     "bad_round", "round_missing", "round_closed", "player_unknown", "player_not_entered",
-    "ambiguous_player", "bad_castigo_tantos", "name_required" ...).
+    "ambiguous_player", "castigo_tantos", "name_required" ...).
     """
     text = _decode(data)
     rows = _read_rows(text, CASTIGOS_HEADER)
@@ -605,12 +605,12 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
                 if not players[name]:
                     raise DomainError("player_unknown", name=name)
                 if not candidates:
-                    raise DomainError("player_not_entered_import", name=name)
+                    raise DomainError("player_not_entered", name=name)
                 if len(candidates) > 1:
                     raise DomainError("ambiguous_player", name=name, count=len(candidates))
                 if not (re.fullmatch(r"[0-9]{1,6}", tantos_s)
                         and 1 <= int(tantos_s) <= MAX_CASTIGO):
-                    raise DomainError("bad_castigo_tantos", value=tantos_s[:20], max=MAX_CASTIGO)
+                    raise DomainError("castigo_tantos")
                 reason = services._clean_name(reason, field="motivo", max_length=200)
             except DomainError as exc:
                 errors.append(LineError(line, exc.code, exc.message))

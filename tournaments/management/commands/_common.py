@@ -1,0 +1,29 @@
+"""Helpers shared by the tournaments management commands."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import CommandError
+
+from tournaments.models import Tournament
+
+
+def tournament_by_slug(slug: str) -> Tournament:
+    try:
+        return Tournament.objects.get(slug=slug)
+    except Tournament.DoesNotExist:
+        raise CommandError(f"No existe ningún torneo con el identificador «{slug}».") from None
+
+
+def read_bytes(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise CommandError(f"No se puede leer el archivo «{path}»: {exc.strerror or exc}.") from None
+
+
+def refuse(command, exc) -> CommandError:
+    """Write each refused line of an ``ImportRefused`` to stderr; return the CommandError to raise."""
+    for line, message in exc.errors:
+        command.stderr.write(f"línea {line}: {message}")
+    return CommandError(exc.message)

@@ -1,0 +1,27 @@
+"""``manage.py import_castigos SLUG FILE.csv``: import castigos (all or nothing)."""
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.errors import DomainError
+from tournaments.imports import ImportRefused, import_castigos
+from tournaments.management.commands._common import read_bytes, refuse, tournament_by_slug
+
+
+class Command(BaseCommand):
+    help = "Importa castigos desde un CSV (round,player,tantos,reason)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("file")
+
+    def handle(self, *args, **opts):
+        tournament = tournament_by_slug(opts["slug"])
+        data = read_bytes(opts["file"])
+        try:
+            created = import_castigos(acting_user=None, tournament=tournament, data=data)
+        except ImportRefused as exc:
+            raise refuse(self, exc) from None
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+        self.stdout.write(f"castigos creados: {created}")
