@@ -103,7 +103,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = os.environ.get("DJANGO_LANGUAGE_CODE", "es")
-LANGUAGES = [("es", "Español"), ("en", "English"), ("ru", "Русский")]
+# English and Russian come with their translation files; until then the site speaks Spanish only.
+LANGUAGES = [("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Mexico_City")
 USE_I18N = True
