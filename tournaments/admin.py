@@ -16,7 +16,10 @@ Corrections behave like ``tournaments.services`` (DESIGN.md, "Writes"):
 Unlike the directors' pages, the admin may correct results of closed rounds: that is what it
 is for.
 """
+
 from __future__ import annotations
+
+from typing import ClassVar
 
 from django import forms
 from django.contrib import admin, messages
@@ -25,7 +28,6 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments import services
@@ -89,7 +91,7 @@ def _entry_label(entry: Entry) -> str:
 
 
 class TitledRelatedFilter(admin.RelatedFieldListFilter):
-    """A related-field filter whose title is given (the models' foreign keys have no Spanish label)."""
+    """A related-field filter titled in Spanish (the models' foreign keys have no Spanish label)."""
 
     filter_title = ""
 
@@ -103,6 +105,14 @@ def titled(title: str, base=TitledRelatedFilter):
 
 
 class TitledChoicesFilter(admin.ChoicesFieldListFilter):
+    filter_title = ""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = self.filter_title
+
+
+class TitledBooleanFilter(admin.BooleanFieldListFilter):
     filter_title = ""
 
     def __init__(self, *args, **kwargs):
@@ -127,7 +137,10 @@ class PlayerAdminForm(forms.ModelForm):
     def _clean_text(self, field: str, label: str, required: bool, max_length: int) -> str:
         try:
             return services._clean_name(
-                self.cleaned_data.get(field, ""), field=label, required=required, max_length=max_length
+                self.cleaned_data.get(field, ""),
+                field=label,
+                required=required,
+                max_length=max_length,
             )
         except DomainError as exc:
             raise ValidationError(exc.message, code=exc.code) from exc
@@ -175,7 +188,11 @@ class PlayerAdmin(HistoryAdmin):
                 request, _message("player_has_results", name=player.full_name), messages.ERROR
             )
             return HttpResponseRedirect(
-                reverse("admin:tournaments_player_change", args=[player.pk], current_app=self.admin_site.name)
+                reverse(
+                    "admin:tournaments_player_change",
+                    args=[player.pk],
+                    current_app=self.admin_site.name,
+                )
             )
         return super().delete_view(request, object_id, extra_context)
 
@@ -202,11 +219,24 @@ class TournamentAdminForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = (
-            "name", "slug", "date", "venue", "system", "mode", "target", "time_limit", "bye_rule",
-            "forfeit_winner_tantos", "forfeit_loser_tantos", "rounds_planned", "rated",
-            "forfeits_rated", "status", "directors",
+            "name",
+            "slug",
+            "date",
+            "venue",
+            "system",
+            "mode",
+            "target",
+            "time_limit",
+            "bye_rule",
+            "forfeit_winner_tantos",
+            "forfeit_loser_tantos",
+            "rounds_planned",
+            "rated",
+            "forfeits_rated",
+            "status",
+            "directors",
         )
-        labels = {"slug": "dirección (slug)", "directors": "directores"}
+        labels: ClassVar[dict[str, str]] = {"slug": "Dirección (slug)", "directors": "Directores"}
 
     def clean_name(self):
         try:
@@ -233,21 +263,29 @@ class TournamentAdminForm(forms.ModelForm):
                 self.add_error(
                     "forfeit_winner_tantos",
                     ValidationError(
-                        _message("invalid_forfeit_score", score=f"{winner}–{loser}") + " " + exc.message,
+                        _message("invalid_forfeit_score", score=f"{winner}–{loser}")
+                        + " "
+                        + exc.message,
                         code="invalid_forfeit_score",
                     ),
                 )
         if self.instance.pk:
             original = Tournament.objects.get(pk=self.instance.pk)
-            if target is not None and target != original.target and Result.objects.filter(
-                table__round__tournament=original
-            ).exists():
-                self.add_error("target", ValidationError(_message("target_locked"), code="target_locked"))
+            if (
+                target is not None
+                and target != original.target
+                and Result.objects.filter(table__round__tournament=original).exists()
+            ):
+                self.add_error(
+                    "target", ValidationError(_message("target_locked"), code="target_locked")
+                )
             if original.entries.exists():
                 for field in ("mode", "system"):
                     value = cleaned.get(field)
                     if value is not None and value != getattr(original, field):
-                        self.add_error(field, ValidationError(_message("mode_locked"), code="mode_locked"))
+                        self.add_error(
+                            field, ValidationError(_message("mode_locked"), code="mode_locked")
+                        )
         return cleaned
 
 
@@ -275,16 +313,29 @@ class TournamentAdmin(HistoryAdmin):
     list_display = ("name", "date", "system", "mode", "target", "status", "rated", "entries_count")
     list_filter = ("status", "system", "mode", "target", "rated", "date")
     search_fields = ("name", "slug", "venue")
-    prepopulated_fields = {"slug": ("name",)}
+    prepopulated_fields: ClassVar[dict] = {"slug": ("name",)}
     date_hierarchy = "date"
     filter_horizontal = ("directors",)
-    inlines = [RoundInline]
+    inlines = (RoundInline,)
     fieldsets = (
         (None, {"fields": ("name", "slug", "date", "venue", "status", "directors")}),
-        ("Reglas", {"fields": (
-            "system", "mode", "target", "time_limit", "bye_rule", "rounds_planned",
-            "forfeit_winner_tantos", "forfeit_loser_tantos", "rated", "forfeits_rated",
-        )}),
+        (
+            "Reglas",
+            {
+                "fields": (
+                    "system",
+                    "mode",
+                    "target",
+                    "time_limit",
+                    "bye_rule",
+                    "rounds_planned",
+                    "forfeit_winner_tantos",
+                    "forfeit_loser_tantos",
+                    "rated",
+                    "forfeits_rated",
+                )
+            },
+        ),
     )
 
     def get_queryset(self, request):
@@ -296,7 +347,9 @@ class TournamentAdmin(HistoryAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        if change:  # rated / forfeits_rated may have changed: the ledger replays (as update_tournament)
+        if (
+            change
+        ):  # rated / forfeits_rated may have changed: the ledger replays (as update_tournament)
             services._after_commit(
                 Table.objects.filter(round__tournament=obj).values_list("pk", flat=True)
             )
@@ -317,11 +370,11 @@ class EntryAdminForm(forms.ModelForm):
     class Meta:
         model = Entry
         fields = ("tournament", "player1", "player2", "dropped_after_round")
-        labels = {
-            "tournament": "torneo",
-            "player1": "jugador 1",
-            "player2": "jugador 2",
-            "dropped_after_round": "se retiró después de la ronda",
+        labels: ClassVar[dict[str, str]] = {
+            "tournament": "Torneo",
+            "player1": "Jugador 1",
+            "player2": "Jugador 2",
+            "dropped_after_round": "Se retiró después de la ronda",
         }
 
     def clean(self):
@@ -338,7 +391,8 @@ class EntryAdminForm(forms.ModelForm):
         for p in (p1, p2):
             if p is not None and others.filter(Q(player1=p) | Q(player2=p)).exists():
                 raise ValidationError(
-                    _message("player_already_entered", name=p.full_name), code="player_already_entered"
+                    _message("player_already_entered", name=p.full_name),
+                    code="player_already_entered",
                 )
         return cleaned
 
@@ -384,8 +438,11 @@ class TableInline(admin.TabularInline):
     verbose_name_plural = "mesas"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("result").prefetch_related(
-            "seats__entry__player1", "seats__entry__player2"
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("result")
+            .prefetch_related("seats__entry__player1", "seats__entry__player2")
         )
 
     @admin.display(description="lados")
@@ -422,7 +479,7 @@ class ByeInline(admin.TabularInline):
         formset = super().get_formset(request, obj, **kwargs)
         field = formset.form.base_fields.get("entry")
         if field is not None:
-            field.label = "inscripción"
+            field.label = "Inscripción"
             qs = Entry.objects.select_related("player1", "player2")
             field.queryset = qs.filter(tournament_id=obj.tournament_id) if obj is not None else qs
             field.label_from_instance = _entry_label
@@ -433,7 +490,10 @@ class RoundAdminForm(forms.ModelForm):
     class Meta:
         model = Round
         fields = ("tournament", "number", "closed", "played_at", "seed")
-        labels = {"tournament": "torneo", "seed": "semilla del sorteo de parejas"}
+        labels: ClassVar[dict[str, str]] = {
+            "tournament": "Torneo",
+            "seed": "Semilla del sorteo de parejas",
+        }
 
 
 @admin.register(Round)
@@ -444,7 +504,10 @@ class RoundAdmin(HistoryAdmin):
     search_fields = ("tournament__name", "=number")
     list_select_related = ("tournament",)
     autocomplete_fields = ("tournament",)
-    inlines = [TableInline, ByeInline]
+    inlines = (
+        TableInline,
+        ByeInline,
+    )
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_tables=Count("tables", distinct=True))
@@ -473,19 +536,23 @@ class ResultAdminForm(forms.ModelForm):
     the save is refused (DESIGN.md, Concurrency).
     """
 
-    table_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    table_version = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, label="Versión de la mesa"
+    )
 
     class Meta:
         model = Result
         fields = ("table", "tantos_a", "tantos_b", "ended_by_time", "forfeit", "played_at")
-        labels = {"table": "mesa"}
+        labels: ClassVar[dict[str, str]] = {"table": "Mesa"}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk and self.instance.table_id:
-            self.fields["table_version"].initial = Table.objects.filter(
-                pk=self.instance.table_id
-            ).values_list("version", flat=True).first()
+            self.fields["table_version"].initial = (
+                Table.objects.filter(pk=self.instance.table_id)
+                .values_list("version", flat=True)
+                .first()
+            )
         field = self.fields.get("table")
         if isinstance(field, forms.ModelChoiceField):
             field.label_from_instance = _table_label
@@ -519,7 +586,9 @@ class ResultAdminForm(forms.ModelForm):
             current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
             seen = cleaned.get("table_version")
             if self.instance.pk and seen is not None and current is not None and seen != current:
-                raise ValidationError(_message("stale_version", table=table.number), code="stale_version")
+                raise ValidationError(
+                    _message("stale_version", table=table.number), code="stale_version"
+                )
         return cleaned
 
 
@@ -544,17 +613,24 @@ class ResultInline(admin.StackedInline):
 
 
 class SeatAdminForm(forms.ModelForm):
-    """A seat; its round is the table's round. One seat per entry per round, entries of the tournament."""
+    """A seat (its round is the table's): one seat per entry and round, tournament entries only."""
 
     class Meta:
         model = Seat
         fields = ("table", "entry", "side", "position")
-        labels = {"table": "mesa", "entry": "inscripción", "side": "lado", "position": "puesto"}
+        labels: ClassVar[dict[str, str]] = {
+            "table": "Mesa",
+            "entry": "Inscripción",
+            "side": "Lado",
+            "position": "Puesto",
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         field = self.fields.get("table")
-        if isinstance(field, forms.ModelChoiceField) and not isinstance(field, forms.models.InlineForeignKeyField):
+        if isinstance(field, forms.ModelChoiceField) and not isinstance(
+            field, forms.models.InlineForeignKeyField
+        ):
             field.label_from_instance = _table_label
 
     def clean(self):
@@ -616,30 +692,43 @@ class TableAdminForm(forms.ModelForm):
     class Meta:
         model = Table
         fields = ("round", "number")
-        labels = {"round": "ronda"}
+        labels: ClassVar[dict[str, str]] = {"round": "Ronda"}
 
 
 @admin.register(Table)
 class TableAdmin(HistoryAdmin):
     form = TableAdminForm
-    list_display = ("table_name", "tournament_name", "round_number", "sides", "score", "version_display")
+    list_display = (
+        "table_name",
+        "tournament_name",
+        "round_number",
+        "sides",
+        "score",
+        "version_display",
+    )
     list_filter = (
         ("round__tournament", titled("torneo")),
-        ("round__closed", admin.BooleanFieldListFilter),
-        ("result__ended_by_time", admin.BooleanFieldListFilter),
+        ("round__closed", titled("ronda cerrada", TitledBooleanFilter)),
+        ("result__ended_by_time", titled("terminada por tiempo", TitledBooleanFilter)),
     )
     search_fields = (
-        "round__tournament__name", "seats__entry__player1__full_name",
+        "round__tournament__name",
+        "seats__entry__player1__full_name",
         "seats__entry__player2__full_name",
     )
     list_select_related = ("round__tournament", "result")
     readonly_fields = ("version_display",)
     autocomplete_fields = ("round",)
-    inlines = [SeatInline, ResultInline]
+    inlines = (
+        SeatInline,
+        ResultInline,
+    )
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related(
-            "seats__entry__player1", "seats__entry__player2"
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("seats__entry__player1", "seats__entry__player2")
         )
 
     def get_fields(self, request, obj=None):
@@ -704,12 +793,23 @@ class TableAdmin(HistoryAdmin):
 @admin.register(Seat)
 class SeatAdmin(HistoryAdmin):
     form = SeatAdminForm
-    list_display = ("seat_name", "tournament_name", "round_number", "table_number", "side", "position")
+    list_display = (
+        "seat_name",
+        "tournament_name",
+        "round_number",
+        "table_number",
+        "side",
+        "position",
+    )
     list_filter = (
         ("round__tournament", titled("torneo")),
         ("side", titled("lado", TitledChoicesFilter)),
     )
-    search_fields = ("entry__player1__full_name", "entry__player2__full_name", "round__tournament__name")
+    search_fields = (
+        "entry__player1__full_name",
+        "entry__player2__full_name",
+        "round__tournament__name",
+    )
     list_select_related = ("round__tournament", "table", "entry__player1", "entry__player2")
     raw_id_fields = ("table",)
     autocomplete_fields = ("entry",)
@@ -738,32 +838,45 @@ class SeatAdmin(HistoryAdmin):
         with transaction.atomic():
             super().save_model(request, obj, form, change)
             tables = [t for t in (obj.table_id, old_table) if t]
-            _touch_tables(request.user, Result.objects.filter(table_id__in=tables).values_list("table_id", flat=True))
+            _touch_tables(
+                request.user,
+                Result.objects.filter(table_id__in=tables).values_list("table_id", flat=True),
+            )
 
     def delete_model(self, request, obj):
         table_id = obj.table_id
         with transaction.atomic():
             super().delete_model(request, obj)
-            _touch_tables(request.user, Result.objects.filter(table_id=table_id).values_list("table_id", flat=True))
+            _touch_tables(
+                request.user,
+                Result.objects.filter(table_id=table_id).values_list("table_id", flat=True),
+            )
 
     def delete_queryset(self, request, queryset):
         table_ids = list(queryset.values_list("table_id", flat=True))
         with transaction.atomic():
             for seat in queryset:
                 services._audit(seat, request.user).delete()
-            _touch_tables(request.user, Result.objects.filter(table_id__in=table_ids).values_list("table_id", flat=True))
+            _touch_tables(
+                request.user,
+                Result.objects.filter(table_id__in=table_ids).values_list("table_id", flat=True),
+            )
 
 
 @admin.register(Bye)
 class ByeAdmin(HistoryAdmin):
     list_display = ("__str__", "tournament_name", "round_number", "entry_name")
     list_filter = (("round__tournament", titled("torneo")),)
-    search_fields = ("entry__player1__full_name", "entry__player2__full_name", "round__tournament__name")
+    search_fields = (
+        "entry__player1__full_name",
+        "entry__player2__full_name",
+        "round__tournament__name",
+    )
     list_select_related = ("round__tournament", "entry__player1", "entry__player2")
     autocomplete_fields = ("round", "entry")
 
     def get_form(self, request, obj=None, **kwargs):
-        kwargs.setdefault("labels", {"round": "ronda", "entry": "inscripción"})
+        kwargs.setdefault("labels", {"round": "Ronda", "entry": "Inscripción"})
         return super().get_form(request, obj, **kwargs)
 
     @admin.display(description="torneo", ordering="round__tournament__date")
@@ -783,20 +896,36 @@ class ByeAdmin(HistoryAdmin):
 class ResultAdmin(HistoryAdmin):
     form = ResultAdminForm
     list_display = (
-        "table_label", "tantos_a", "tantos_b", "ended_by_time", "forfeit", "played_at",
+        "table_label",
+        "tantos_a",
+        "tantos_b",
+        "ended_by_time",
+        "forfeit",
+        "played_at",
         "entered_by_display",
     )
     list_filter = (
-        ("table__round__tournament", titled("torneo")), "ended_by_time", "forfeit",
-        ("table__round__closed", admin.BooleanFieldListFilter),
+        ("table__round__tournament", titled("torneo")),
+        "ended_by_time",
+        "forfeit",
+        ("table__round__closed", titled("ronda cerrada", TitledBooleanFilter)),
     )
     search_fields = (
-        "table__round__tournament__name", "table__seats__entry__player1__full_name",
+        "table__round__tournament__name",
+        "table__seats__entry__player1__full_name",
         "table__seats__entry__player2__full_name",
     )
     list_select_related = ("table__round__tournament", "entered_by")
     raw_id_fields = ("table",)
-    fields = ("table", "tantos_a", "tantos_b", "ended_by_time", "forfeit", "played_at", "table_version")
+    fields = (
+        "table",
+        "tantos_a",
+        "tantos_b",
+        "ended_by_time",
+        "forfeit",
+        "played_at",
+        "table_version",
+    )
 
     def get_readonly_fields(self, request, obj=None):
         return ("table",) if obj is not None else ()
@@ -834,16 +963,22 @@ class CastigoAdminForm(forms.ModelForm):
     class Meta:
         model = Castigo
         fields = ("tournament", "round", "player", "tantos", "reason")
-        labels = {"tournament": "torneo", "round": "ronda", "player": "jugador"}
+        labels: ClassVar[dict[str, str]] = {
+            "tournament": "Torneo",
+            "round": "Ronda",
+            "player": "Jugador",
+        }
 
     def clean(self):
         cleaned = super().clean()
         t, rnd, player = cleaned.get("tournament"), cleaned.get("round"), cleaned.get("player")
         if t is not None and rnd is not None and rnd.tournament_id != t.pk:
             self.add_error("round", _message("foreign_round"))
-        if t is not None and player is not None and not t.entries.filter(
-            Q(player1=player) | Q(player2=player)
-        ).exists():
+        if (
+            t is not None
+            and player is not None
+            and not t.entries.filter(Q(player1=player) | Q(player2=player)).exists()
+        ):
             self.add_error("player", _message("player_not_entered", name=player.full_name))
         return cleaned
 
@@ -852,7 +987,12 @@ class CastigoAdminForm(forms.ModelForm):
 class CastigoAdmin(HistoryAdmin):
     form = CastigoAdminForm
     list_display = (
-        "player_name", "tantos", "reason", "tournament_name", "round_number", "entered_by_display",
+        "player_name",
+        "tantos",
+        "reason",
+        "tournament_name",
+        "round_number",
+        "entered_by_display",
         "created_display",
     )
     list_filter = (("tournament", titled("torneo")),)
@@ -890,7 +1030,7 @@ class SorteoAdminForm(forms.ModelForm):
     class Meta:
         model = Sorteo
         fields = ("tournament", "entry", "lot")
-        labels = {"tournament": "torneo", "entry": "inscripción"}
+        labels: ClassVar[dict[str, str]] = {"tournament": "Torneo", "entry": "Inscripción"}
 
     def clean(self):
         cleaned = super().clean()
@@ -903,7 +1043,13 @@ class SorteoAdminForm(forms.ModelForm):
 @admin.register(Sorteo)
 class SorteoAdmin(HistoryAdmin):
     form = SorteoAdminForm
-    list_display = ("entry_name", "lot", "tournament_name", "recorded_by_display", "created_display")
+    list_display = (
+        "entry_name",
+        "lot",
+        "tournament_name",
+        "recorded_by_display",
+        "created_display",
+    )
     list_filter = (("tournament", titled("torneo")),)
     search_fields = ("entry__player1__full_name", "entry__player2__full_name", "tournament__name")
     list_select_related = ("tournament", "entry__player1", "entry__player2", "recorded_by")

@@ -188,7 +188,9 @@ MESSAGES: dict[str, str] = {
         "La mesa {table} de la ronda {round} ya tiene resultado con otros competidores "
         "({seated}); el archivo dice {found}. Corrige la mesa o borra su resultado antes."
     ),
-    "import_not_domino": gettext_noop("Este torneo no es de dominó: solo se importan resultados de dominó."),
+    "import_not_domino": gettext_noop(
+        "Este torneo no es de dominó: solo se importan resultados de dominó."
+    ),
     "round_missing": gettext_noop("La ronda {number} no existe en este torneo."),
     "player_unknown": gettext_noop("No hay ningún jugador llamado «{name}»."),
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.errors import MESSAGES
 from tournaments.models import Player, Tournament
 
 
@@ -70,7 +71,10 @@ class ResultForm(forms.Form):
 
 class CastigoForm(forms.Form):
     player = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none())
-    tantos = forms.IntegerField(label=_("Tantos"), min_value=1, max_value=100000)
+    tantos = forms.IntegerField(
+        label=_("Tantos"), min_value=1, max_value=100000,
+        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), _(MESSAGES["castigo_tantos"])),
+    )
     reason = forms.CharField(label=_("Motivo"), max_length=200)
 
     def __init__(self, *args, tournament: Tournament, **kwargs):

@@ -79,12 +79,12 @@ class ImportRefused(DomainError):
         super().__init__(code, **params)
 
 
-def _error(line: int, code: str, **params) -> LineError:
-    return LineError(line, code, DomainError(code, **params).message)
+def _error(at: int, code: str, **params) -> LineError:
+    return LineError(at, code, DomainError(code, **params).message)
 
 
-def _file_error(line: int, code: str, **params) -> ImportRefused:
-    return ImportRefused([_error(line, code, **params)], code, **params)
+def _file_error(at: int, code: str, **params) -> ImportRefused:
+    return ImportRefused([_error(at, code, **params)], code, **params)
 
 
 # --- reading the file --------------------------------------------------------------------------
@@ -95,10 +95,11 @@ def _decode(data: bytes | str) -> str:
     if isinstance(data, str):
         text = data
     else:
+        raw = bytes(data).removeprefix(b"\xef\xbb\xbf")
         try:
-            text = bytes(data).decode("utf-8-sig")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = bytes(data)[: exc.start].count(b"\n") + 1
+            line = raw[: exc.start].count(b"\n") + 1
             raise _file_error(line, "bad_encoding", line=line) from None
     text = text.removeprefix("\ufeff")
     if "\x00" in text:  # UTF-16 without BOM decodes as UTF-8 full of NULs
@@ -426,7 +427,9 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
             g.action = "reseat"
         else:
             seated = " contra ".join(tbl.side_name(s) or "—" for s in ("A", "B"))
-            found = " contra ".join(" & ".join(e.name for e in side) for side in (g.side_a, g.side_b))
+            found = " contra ".join(
+                " & ".join(e.name for e in side) for side in (g.side_a, g.side_b)
+            )
             plan.errors.append(_error(g.line, "seats_differ", table=g.table, round=g.round,
                                       seated=seated, found=found))
 
@@ -448,8 +451,6 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
 
 
 def _seat(acting_user, table: Table, rnd: Round, g: _Game) -> None:
-    for seat in list(table.seats.all()):
-        services._audit(seat, acting_user).delete()
     for side, entries in (("A", g.side_a), ("B", g.side_b)):
         for pos, e in enumerate(entries, start=1):
             services._audit(
@@ -488,7 +489,9 @@ def import_domino_results(*, acting_user, tournament: Tournament, data: bytes | 
         return _apply_results(acting_user, t, plan, who)
 
 
-def _apply_results(acting_user, t: Tournament, plan: _Plan, who: _Directory) -> services.ImportReport:
+def _apply_results(
+    acting_user, t: Tournament, plan: _Plan, who: _Directory
+) -> services.ImportReport:
     report = services.ImportReport()
     for p in who.new_players:
         p.player = services.create_player(acting_user=acting_user, full_name=p.name)
@@ -511,14 +514,25 @@ def _apply_results(acting_user, t: Tournament, plan: _Plan, who: _Directory) -> 
 
     touched: list[int] = []
     entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
-    for g in plan.games:
+    existing = {
+        (tbl.round_id, tbl.number): tbl
+        for tbl in Table.objects.select_for_update(of=("self",))
+        .filter(round__in=[rounds[n] for n in numbers])
+        .select_related("result")
+    }
+    tables: list[Table] = []
+    for g in plan.games:  # first empty every table to re-seat, so entries can move between them
         rnd = rounds[g.round]
-        table = (
-            Table.objects.select_for_update().filter(round=rnd, number=g.table).first()
-            or services._audit(Table(round=rnd, number=g.table), acting_user)
-        )
-        if table.pk is None:
+        table = existing.get((rnd.pk, g.table))
+        if table is None:
+            table = services._audit(Table(round=rnd, number=g.table), acting_user)
             table.save()
+        if g.action == "reseat":
+            for seat in list(table.seats.all()):
+                services._audit(seat, acting_user).delete()
+        tables.append(table)
+    for g, table in zip(plan.games, tables, strict=True):
+        rnd = rounds[g.round]
         if g.action in ("new", "reseat"):
             _seat(acting_user, table, rnd, g)
         a, b = (g.tantos_b, g.tantos_a) if g.action == "flip" else (g.tantos_a, g.tantos_b)

@@ -350,7 +350,7 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
     side = models.CharField(max_length=1, choices=Side)
     position = models.PositiveSmallIntegerField(default=1)
     history = HistoricalRecords()
@@ -371,7 +371,7 @@ class Bye(models.Model):
     """An entry that rests in a round ("descanso"); scored by the tournament's bye rule."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="byes")
     history = HistoricalRecords()
 
     class Meta:
@@ -403,6 +403,7 @@ class Result(models.Model):
     class Meta:
         verbose_name = _("resultado")
         verbose_name_plural = _("resultados")
+        indexes = [models.Index(fields=["played_at"], name="result_played_at")]
         constraints = [
             models.CheckConstraint(
                 condition=~Q(tantos_a=models.F("tantos_b")), name="result_no_tie"

@@ -221,7 +221,14 @@ def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tourn
             raise DomainError("target_locked")
         setattr(t, key, value)
     _check_tournament(t)
+    old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)
     _audit(t, acting_user).save()
+    if old_date != t.date:
+        # The games move with the tournament: keep their times of day, shift the day.
+        shift = t.date - old_date
+        for result in Result.objects.filter(table__round__tournament=t, played_at__isnull=False):
+            result.played_at += shift
+            _audit(result, acting_user).save(update_fields=["played_at"])
     _after_commit(Table.objects.filter(round__tournament=t).values_list("pk", flat=True))
     return t
 
@@ -394,11 +401,14 @@ def _parse_int(value, field: str) -> int:
     if isinstance(value, bool):
         raise ResultError("not_integer", value=value)
     if isinstance(value, int):
+        if abs(value) > 999_999_999:  # a huge number would overflow the database column
+            raise ResultError("not_integer", value=value)
         return value
     text = str(value).strip() if value is not None else ""
     if text == "":
         raise ResultError("tantos_missing", side=field)
-    if text.lstrip("-").isdigit() and len(text) <= 9:
+    digits = text[1:] if text.startswith("-") else text
+    if digits.isascii() and digits.isdigit() and len(text) <= 9:  # not "--5", "²" (int() fails)
         return int(text)
     raise ResultError("not_integer", value=text[:20])
 
@@ -419,7 +429,7 @@ def record_result(
     Raises ResultError (codes of ``scoring.domino``, "tantos_missing") or DomainError
     "stale_version", "round_closed", "table_empty". Nothing is stored on error.
     """
-    tbl = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
     rnd, t = tbl.round, tbl.round.tournament
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
@@ -453,7 +463,7 @@ def record_result(
 @transaction.atomic
 def delete_result(*, acting_user, table: Table, version: int | None) -> None:
     """Remove a table's result (kept in history). Raises "stale_version", "round_closed", "no_result"."""
-    tbl = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round").get(pk=table.pk)
     if tbl.round.closed:
         raise DomainError("round_closed", number=tbl.round.number)
     if version is not None and int(version) != tbl.version:
@@ -505,7 +515,7 @@ def add_castigo(
 @transaction.atomic
 def remove_castigo(*, acting_user, castigo: Castigo) -> None:
     """Delete a castigo (the deletion stays in its history). Raises "round_closed" if its round is closed."""
-    castigo = Castigo.objects.select_for_update().select_related("round").get(pk=castigo.pk)
+    castigo = Castigo.objects.select_for_update(of=("self",)).select_related("round").get(pk=castigo.pk)
     if castigo.round is not None and castigo.round.closed:
         raise DomainError("round_closed", number=castigo.round.number)
     _audit(castigo, acting_user).delete()

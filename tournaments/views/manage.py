@@ -327,9 +327,9 @@ def pairings(request, slug, number):
     status = 200
     if request.method == "POST":
         tables = []
-        for i in range(n_tables):
-            chosen = {s: request.POST.get(f"t{i}_{s}", "") for s in slots}
-            rows.append(chosen)
+        # Every row first, so the choices of all tables come back on a refusal.
+        rows = [{s: request.POST.get(f"t{i}_{s}", "") for s in slots} for i in range(n_tables)]
+        for i, chosen in enumerate(rows):
             if not any(chosen.values()):
                 continue
             try:
@@ -338,7 +338,7 @@ def pairings(request, slug, number):
                 error = "Hay un competidor que no es de este torneo."
                 break
             if len(picked) != per_table:
-                error = f"La mesa {len(tables) + 1} está incompleta: elige todos sus asientos."
+                error = f"La mesa {i + 1} está incompleta: elige todos sus asientos."
                 break
             tables.append(([picked[s] for s in slots if s.startswith("a")],
                            [picked[s] for s in slots if s.startswith("b")]))

@@ -19,11 +19,12 @@ def read_bytes(path: str) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise CommandError(f"No se puede leer el archivo «{path}»: {exc.strerror or exc}.") from None
+        reason = exc.strerror or exc
+        raise CommandError(f"No se puede leer el archivo «{path}»: {reason}.") from None
 
 
 def refuse(command, exc) -> CommandError:
-    """Write each refused line of an ``ImportRefused`` to stderr; return the CommandError to raise."""
+    """Write each refused line of an ``ImportRefused`` to stderr; return a CommandError to raise."""
     for line, message in exc.errors:
         command.stderr.write(f"línea {line}: {message}")
     return CommandError(exc.message)

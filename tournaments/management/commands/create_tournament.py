@@ -37,7 +37,8 @@ class Command(BaseCommand):
             date = dt.date.fromisoformat(opts["date"].strip())
         except ValueError:
             raise CommandError(
-                f"La fecha debe tener la forma AAAA-MM-DD (p. ej. 2025-03-01); se recibió «{opts['date']}»."
+                "La fecha debe tener la forma AAAA-MM-DD (p. ej. 2025-03-01); "
+                f"se recibió «{opts['date']}»."
             ) from None
         fields = {
             "name": name, "date": date, "system": opts["system"], "mode": opts["mode"],

@@ -1,0 +1,38 @@
+"""The ledger in the Django admin: read-only (it is derived), with a rebuild action for superusers."""
+from django.contrib import admin, messages
+
+from rankings import ledger
+from rankings.models import LedgerRow
+
+
+@admin.register(LedgerRow)
+class LedgerRowAdmin(admin.ModelAdmin):
+    list_display = ("played_at", "player", "tournament", "year", "ng_before", "rating_before", "expected", "score", "k", "rating_after")
+    list_filter = ("year",)
+    search_fields = ("player__full_name", "tournament__name")
+    list_select_related = ("player", "tournament")
+    ordering = ("-order_key",)
+    actions = ["rebuild_ledger"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not request.user.is_superuser:
+            actions.pop("rebuild_ledger", None)
+        return actions
+
+    @admin.action(description="Reconstruir todo el ranking desde las partidas")
+    def rebuild_ledger(self, request, queryset):
+        if not request.user.is_superuser:
+            self.message_user(request, "Solo un superusuario puede reconstruir el ranking.", messages.ERROR)
+            return
+        report = ledger.rebuild()
+        self.message_user(request, f"Ranking reconstruido: {report.written} filas.", messages.SUCCESS)

@@ -1,0 +1,34 @@
+"""CSV rows of the ranking and the ledger at full precision (issue: export_ranking, export_ledger)."""
+from __future__ import annotations
+
+from rankings import queries
+from rankings.models import LedgerRow
+
+RANKING_HEADER = ["position", "player", "rating", "games", "change"]
+LEDGER_HEADER = [
+    "date", "tournament", "round", "table", "player", "ng_before", "rating_before", "team_rating",
+    "opponent_rating", "expected", "score", "k", "rating_after",
+]
+
+
+def ranking_rows(year: int) -> list[list]:
+    """``[position, player, rating, games, change]`` per player of ``year`` (repr precision)."""
+    return [[ln.position, ln.name, repr(ln.rating), ln.games, repr(ln.change)] for ln in queries.year_ranking(year)]
+
+
+def ledger_rows(*, year: int | None = None, player=None) -> list[list]:
+    """Every ledger row (optionally one year, one player) in game order, full precision."""
+    qs = LedgerRow.objects.select_related("tournament", "table__round", "player").order_by("order_key", "side", "player_id")
+    if year is not None:
+        qs = qs.filter(year=year)
+    if player is not None:
+        qs = qs.filter(player=player)
+    from rankings.ledger import local_zone
+
+    zone = local_zone()
+    return [
+        [r.played_at.astimezone(zone).isoformat(), r.tournament.name, r.table.round.number, r.table.number,
+         r.player.full_name, r.ng_before, repr(r.rating_before), repr(r.team_rating), repr(r.opponent_rating),
+         repr(r.expected), repr(r.score), repr(r.k), repr(r.rating_after)]
+        for r in qs.iterator(chunk_size=2000)
+    ]

@@ -1,0 +1,20 @@
+"""manage.py export_ranking --year YYYY: the year's ranking as CSV on stdout."""
+import csv
+
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from rankings.exports import RANKING_HEADER, ranking_rows
+
+
+class Command(BaseCommand):
+    help = "Prints the ranking of a year as CSV: position,player,rating,games,change (full precision)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--year", type=int, default=None)
+
+    def handle(self, *args, year=None, **options):
+        year = year or timezone.localdate().year
+        writer = csv.writer(self.stdout, lineterminator="\n")
+        writer.writerow(RANKING_HEADER)
+        writer.writerows(ranking_rows(year))

@@ -1,0 +1,168 @@
+"""Read side of the ranking: a year's table, a player's history, current ratings.
+
+Each function runs a fixed number of queries whatever the number of players or games and
+returns plain dataclasses for the templates and the CSV exports.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db.models import Count, Max, Min, OuterRef, Subquery
+
+from rankings.models import LedgerRow
+from tournaments.models import Player
+
+
+@dataclass(frozen=True)
+class RankingLine:
+    """One player in a year's ranking: rating at the end of the year (or now), games that year,
+    change over the year, date of the last game."""
+
+    position: int
+    player_id: int
+    name: str
+    rating: float
+    games: int
+    change: float
+    last_played: dt.datetime
+
+
+def year_ranking(year: int) -> list[RankingLine]:
+    """The ranking of ``year``: players with at least one rated game that year, best rating first
+    (ties share the position; then by name). Two queries at most, whatever the season's size."""
+    rows = LedgerRow.objects.filter(year=year)
+    in_year = rows.filter(player=OuterRef("player"))
+    aggregated = (
+        rows.values("player")
+        .annotate(games=Count("id"), first_key=Min("order_key"), last_key=Max("order_key"))
+        .annotate(
+            rating=Subquery(in_year.order_by("-order_key").values("rating_after")[:1]),
+            start=Subquery(in_year.order_by("order_key").values("rating_before")[:1]),
+            last_played=Max("played_at"),
+        )
+        .values_list("player", "games", "rating", "start", "last_played")
+    )
+    data = list(aggregated)
+    names = dict(Player.objects.filter(pk__in=[d[0] for d in data]).values_list("pk", "full_name"))
+    data.sort(key=lambda d: (-d[2], names.get(d[0], "").casefold(), d[0]))
+    lines: list[RankingLine] = []
+    for index, (pid, games, rating, start, last_played) in enumerate(data, start=1):
+        position = lines[-1].position if lines and lines[-1].rating == rating else index
+        lines.append(RankingLine(position, pid, names.get(pid, "?"), rating, games, rating - start, last_played))
+    return lines
+
+
+def ranking_years() -> list[int]:
+    """Years that have rated games, newest first."""
+    return sorted(set(LedgerRow.objects.values_list("year", flat=True).distinct()), reverse=True)
+
+
+@dataclass(frozen=True)
+class CurrentRating:
+    player_id: int
+    rating: float
+    ng_this_year: int
+    year: int | None
+
+
+def current_ratings(player_ids, *, year: int) -> dict[int, CurrentRating]:
+    """Each player's latest rating (the initial rating if they never played) and the rated games
+    they completed in ``year`` (NG for the next game). One query."""
+    last = LedgerRow.objects.filter(player=OuterRef("pk")).order_by("-order_key")
+    initial = float(settings.ELO_INITIAL_RATING)
+    out = {}
+    for pk, rating, last_year, last_ng in Player.objects.filter(pk__in=list(player_ids)).annotate(
+        r=Subquery(last.values("rating_after")[:1]),
+        y=Subquery(last.values("year")[:1]),
+        n=Subquery(last.values("ng_before")[:1]),
+    ).values_list("pk", "r", "y", "n"):
+        ng = (last_ng + 1) if (last_year == year and last_ng is not None) else 0
+        out[pk] = CurrentRating(pk, rating if rating is not None else initial, ng, last_year)
+    return out
+
+
+@dataclass
+class HistoryLine:
+    """One game in a player's history, with partner and opponents by name."""
+
+    row: LedgerRow
+    tournament: str
+    tournament_slug: str
+    round_number: int
+    table_number: int
+    partners: list[str] = field(default_factory=list)
+    opponents: list[str] = field(default_factory=list)
+
+    @property
+    def change(self) -> float:
+        return self.row.rating_after - self.row.rating_before
+
+
+def player_history(player: Player) -> list[HistoryLine]:
+    """Every ledger row of ``player`` in game order, with the names of partner and opponents.
+    Two queries whatever the number of games."""
+    rows = list(
+        LedgerRow.objects.filter(player=player)
+        .select_related("tournament", "table__round")
+        .order_by("order_key")
+    )
+    table_ids = [r.table_id for r in rows]
+    others: dict[int, list[tuple[str, str]]] = {}
+    for table_id, side, name in (
+        LedgerRow.objects.filter(table_id__in=table_ids).exclude(player=player)
+        .order_by("table_id", "side", "player__full_name")
+        .values_list("table_id", "side", "player__full_name")
+    ):
+        others.setdefault(table_id, []).append((side, name))
+    lines = []
+    for r in rows:
+        people = others.get(r.table_id, [])
+        lines.append(HistoryLine(
+            row=r, tournament=r.tournament.name, tournament_slug=r.tournament.slug,
+            round_number=r.table.round.number, table_number=r.table.number,
+            partners=[n for s, n in people if s == r.side],
+            opponents=[n for s, n in people if s != r.side],
+        ))
+    return lines
+
+
+@dataclass(frozen=True)
+class Chart:
+    """An SVG line chart of a rating history, laid out on the server (no JavaScript)."""
+
+    width: int
+    height: int
+    points: str
+    dots: list[tuple[float, float, str]]
+    year_marks: list[tuple[float, int]]
+    y_ticks: list[tuple[float, int]]
+
+
+def rating_chart(lines: list[HistoryLine], *, width: int = 640, height: int = 220) -> Chart | None:
+    """One point per game (rating after it), the start rating first; a vertical mark where a
+    new calendar year begins. None when there is no game."""
+    if not lines:
+        return None
+    values = [lines[0].row.rating_before] + [ln.row.rating_after for ln in lines]
+    low, high = min(values), max(values)
+    if high - low < 20:
+        mid = (high + low) / 2
+        low, high = mid - 10, mid + 10
+    pad_l, pad_r, pad_t, pad_b = 44, 10, 10, 22
+    inner_w, inner_h = width - pad_l - pad_r, height - pad_t - pad_b
+    step = inner_w / max(1, len(values) - 1)
+
+    def xy(i, v):
+        return pad_l + i * step, pad_t + (high - v) / (high - low) * inner_h
+
+    coords = [xy(i, v) for i, v in enumerate(values)]
+    dots = [(x, y, f"{values[i]:.1f}") for i, (x, y) in enumerate(coords)]
+    marks = []
+    for i in range(1, len(lines)):
+        if lines[i].row.year != lines[i - 1].row.year:
+            marks.append((coords[i][0] + step / 2, lines[i].row.year))
+    tick_lo, tick_hi = int(low // 50 + 1) * 50, int(high // 50) * 50
+    ticks = [(xy(0, v)[1], v) for v in range(tick_lo, tick_hi + 1, 50)][:6]
+    return Chart(width, height, " ".join(f"{x:.1f},{y:.1f}" for x, y in coords), dots, marks, ticks)

@@ -1,0 +1,104 @@
+"""Keep the ledger consistent: any change to results, seats, tables, rounds or a tournament's
+rating settings schedules one replay after the transaction commits (SCORING.md §2: "a
+correction or deletion of a game replays the ledger from that game on").
+
+Whatever the path of the change (result page, CSV import, Django admin, shell), the model
+signals below see it; the replay itself runs once per committed transaction, from the
+earliest game touched.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
+from django.dispatch import receiver
+
+from rankings import ledger
+from rankings.models import LedgerRow
+from tournaments.models import Result, Round, Seat, Table, Tournament
+
+log = logging.getLogger(__name__)
+_pending = threading.local()
+
+RATING_FIELDS = ("system", "rated", "forfeits_rated", "date")
+
+
+def _bucket() -> dict:
+    if not hasattr(_pending, "data"):
+        _pending.data = {"tables": set(), "keys": set()}
+    return _pending.data
+
+
+def schedule(*, table_ids=(), key: str | None = None) -> None:
+    """Ask for a replay covering ``table_ids`` (and/or from ``key``) once the transaction commits."""
+    data = _bucket()
+    data["tables"].update(table_ids)
+    if key:
+        data["keys"].add(key)
+    transaction.on_commit(run_pending)
+
+
+def run_pending() -> None:
+    """Run the one replay that the pending changes need (the first commit hook does it all)."""
+    data = _bucket()
+    if not data["tables"] and not data["keys"]:
+        return
+    tables, keys = set(data["tables"]), set(data["keys"])
+    data["tables"].clear()
+    data["keys"].clear()
+    try:
+        candidates = list(keys)
+        start = ledger.earliest_key_for_tables(tables)
+        if start:
+            candidates.append(start)
+        if candidates:
+            ledger.replay_from(min(candidates))
+    except Exception:  # the results are committed; `manage.py rebuild_ledger` repairs the ledger
+        log.exception("ledger replay failed")
+
+
+def _min_key(qs) -> str | None:
+    return qs.order_by("order_key").values_list("order_key", flat=True).first()
+
+
+@receiver(post_save, sender=Result)
+@receiver(post_delete, sender=Result)
+@receiver(post_save, sender=Seat)
+@receiver(post_delete, sender=Seat)
+def _result_or_seat_changed(sender, instance, **kwargs):
+    schedule(table_ids=[instance.table_id])
+
+
+@receiver(pre_delete, sender=Table)
+def _table_deleted(sender, instance, **kwargs):
+    schedule(key=_min_key(LedgerRow.objects.filter(table_id=instance.pk)))
+
+
+@receiver(pre_delete, sender=Round)
+def _round_deleted(sender, instance, **kwargs):
+    schedule(key=_min_key(LedgerRow.objects.filter(table__round_id=instance.pk)))
+
+
+@receiver(pre_delete, sender=Tournament)
+def _tournament_deleted(sender, instance, **kwargs):
+    schedule(key=_min_key(LedgerRow.objects.filter(tournament_id=instance.pk)))
+
+
+@receiver(pre_save, sender=Tournament)
+def _tournament_before(sender, instance, **kwargs):
+    if instance.pk:
+        old = Tournament.objects.filter(pk=instance.pk).values(*RATING_FIELDS).first()
+        instance._rating_fields_before = old
+
+
+@receiver(post_save, sender=Tournament)
+def _tournament_saved(sender, instance, created, **kwargs):
+    old = getattr(instance, "_rating_fields_before", None)
+    if created or old is None:
+        return
+    if any(old[f] != getattr(instance, f) for f in RATING_FIELDS):
+        schedule(
+            table_ids=Table.objects.filter(round__tournament=instance).values_list("pk", flat=True),
+        )

@@ -1,0 +1,184 @@
+"""Ranking pages, exports, the rebuild command and the admin (issue: pages, export, admin)."""
+import csv
+import datetime as dt
+import io
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from rankings import ledger
+from rankings.models import LedgerRow
+from tournaments import services
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+UTC = dt.UTC
+
+
+@pytest.fixture
+def season(django_capture_on_commit_callbacks):
+    """Four players over two years: 2025 one game, 2026 two games."""
+    names = ["Amparo Quiroga", "Bruno Saldívar", "Cira Talamantes", "Delfino Urrutia"]
+    players = [services.create_player(acting_user=None, full_name=n) for n in names]
+    with django_capture_on_commit_callbacks(execute=True):
+        for year, games in ((2025, [(100, 40)]), (2026, [(100, 0), (60, 100)])):
+            t = services.create_tournament(acting_user=None, name=f"Liga {year}", date=dt.date(year, 6, 1),
+                                           system="domino", mode="single", target=100, status="running")
+            entries = [services.register_entry(acting_user=None, tournament=t, players=[p]) for p in players]
+            for number, (a, b) in enumerate(games, start=1):
+                rnd = services.set_pairings(acting_user=None, tournament=t, round_number=number,
+                                            tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])])
+                for table in rnd.tables.order_by("number"):
+                    services.record_result(acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None)
+    return players
+
+
+def test_ranking_page_lists_the_year_in_rating_order(client, season):
+    r = client.get(reverse("rankings:ranking") + "?year=2026")
+    assert r.status_code == 200
+    body = r.content.decode()
+    names = re.findall(r'class="name"><a href="/ranking/jugador/\d+/">([^<]+)</a>', body)
+    # Game 1 (100–0): A and C win S=1; game 2 (60–100): B and D win by 40, S=0.73.
+    assert len(names) == 4
+    ratings = {ln.name: ln.rating for ln in __import__("rankings.queries", fromlist=["x"]).year_ranking(2026)}
+    assert names == sorted(ratings, key=lambda n: (-ratings[n], n))
+    assert "Ranking 2026" in body
+
+
+def test_ranking_only_lists_players_with_games_that_year_and_searches_by_name(client, season):
+    services.create_player(acting_user=None, full_name="Eulalia Sin Partidas")
+    r = client.get(reverse("rankings:ranking") + "?year=2025&q=bruno")
+    body = r.content.decode()
+    assert "Bruno Saldívar" in body and "Amparo Quiroga" not in body
+    assert "Eulalia" not in client.get(reverse("rankings:ranking") + "?year=2025").content.decode()
+
+
+def test_ranking_figures_rating_games_change(season):
+    from rankings.queries import year_ranking
+
+    lines = {ln.name: ln for ln in year_ranking(2026)}
+    amparo = lines["Amparo Quiroga"]
+    rows = list(LedgerRow.objects.filter(player=season[0], year=2026).order_by("order_key"))
+    assert amparo.games == 2
+    assert amparo.rating == rows[-1].rating_after
+    assert amparo.change == pytest.approx(rows[-1].rating_after - rows[0].rating_before)
+
+
+def test_player_page_shows_chart_with_year_mark_and_ledger(client, season):
+    r = client.get(reverse("rankings:player", args=[season[0].pk]))
+    assert r.status_code == 200
+    body = r.content.decode()
+    assert "<svg" in body and body.count('<circle') == 4  # start + 3 games
+    assert 'class="year"' in body  # the 2026 boundary
+    assert "Bruno Saldívar" in body  # opponent
+    assert "Liga 2025" in body and "Liga 2026" in body
+
+
+def test_player_page_query_count_does_not_grow_with_games(client, season, django_capture_on_commit_callbacks):
+    def count():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("rankings:player", args=[season[0].pk])).status_code == 200
+        return len(ctx.captured_queries)
+
+    small = count()
+    t = services.create_tournament(acting_user=None, name="Extra", date=dt.date(2026, 9, 1), system="domino",
+                                   mode="single", target=100, status="running")
+    entries = [services.register_entry(acting_user=None, tournament=t, players=[p]) for p in season]
+    with django_capture_on_commit_callbacks(execute=True):
+        for number in range(1, 6):
+            rnd = services.set_pairings(acting_user=None, tournament=t, round_number=number,
+                                        tables=[([entries[0]], [entries[1]])])
+            services.record_result(acting_user=None, table=rnd.tables.get(), tantos_a=100, tantos_b=number,
+                                   version=None)
+    assert count() == small
+
+
+def test_calculator_gives_expected_and_change_with_htmx(client, season):
+    a, b = season[0], season[1]
+    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "100", "tantos_b": "50"},
+                    HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    body = r.content.decode()
+    assert 'id="calculator-result"' in body and "<html" not in body
+    assert "Amparo Quiroga" in body and "Bruno Saldívar" in body
+
+
+def test_calculator_refuses_a_tie_and_a_player_twice(client, season):
+    a, b = season[0], season[1]
+    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "80", "tantos_b": "80"})
+    assert r.status_code == 400 and "Un empate no es un resultado" in r.content.decode()
+    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": a.pk, "tantos_a": "100", "tantos_b": "80"})
+    assert r.status_code == 400 and "dos veces" in r.content.decode()
+
+
+def test_export_ranking_prints_full_precision_csv(season):
+    out = io.StringIO()
+    call_command("export_ranking", "--year", "2026", stdout=out)
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows[0] == ["position", "player", "rating", "games", "change"]
+    assert len(rows) == 5
+    from rankings.queries import year_ranking
+
+    first = year_ranking(2026)[0]
+    assert rows[1] == ["1", first.name, repr(first.rating), "2", repr(first.change)]
+
+
+def test_export_ledger_filters_by_year_and_player(season):
+    out = io.StringIO()
+    call_command("export_ledger", "--year", "2025", "--player", "Amparo Quiroga", stdout=out)
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows[0] == ["date", "tournament", "round", "table", "player", "ng_before", "rating_before",
+                       "team_rating", "opponent_rating", "expected", "score", "k", "rating_after"]
+    assert len(rows) == 2
+    row = LedgerRow.objects.get(player=season[0], year=2025)
+    assert rows[1][1:5] == ["Liga 2025", "1", "1", "Amparo Quiroga"]
+    assert rows[1][-1] == repr(row.rating_after)
+
+
+def test_rebuild_ledger_reports_rows_changed(season):
+    out = io.StringIO()
+    call_command("rebuild_ledger", stdout=out)
+    assert "Filas escritas: 12; filas cambiadas: 0;" in out.getvalue()
+    LedgerRow.objects.filter(player=season[0]).update(rating_after=1.0)
+    out = io.StringIO()
+    call_command("rebuild_ledger", stdout=out)
+    assert "Filas escritas: 12; filas cambiadas: 3;" in out.getvalue()
+
+
+def test_ledger_rows_are_read_only_in_admin_with_a_rebuild_action(client, season):
+    admin = User.objects.create_superuser("jefa", password="x-1234567")
+    client.force_login(admin)
+    row = LedgerRow.objects.first()
+    r = client.get(reverse("admin:rankings_ledgerrow_changelist"))
+    assert r.status_code == 200 and "rebuild_ledger" in r.content.decode()
+    assert client.get(reverse("admin:rankings_ledgerrow_add")).status_code == 403
+    r = client.post(reverse("admin:rankings_ledgerrow_change", args=[row.pk]), {"rating_after": "9"})
+    assert r.status_code == 403
+    LedgerRow.objects.update(rating_after=0.0)
+    r = client.post(reverse("admin:rankings_ledgerrow_changelist"),
+                    {"action": "rebuild_ledger", "_selected_action": [row.pk]})
+    assert r.status_code == 302
+    assert not LedgerRow.objects.filter(rating_after=0.0).exists()
+
+
+def test_csv_links_serve_the_same_files(client, season):
+    r = client.get(reverse("rankings:ranking_csv", args=[2026]))
+    assert r["Content-Type"].startswith("text/csv")
+    out = io.StringIO()
+    call_command("export_ranking", "--year", "2026", stdout=out)
+    assert r.content.decode() == out.getvalue()
+    r = client.get(reverse("rankings:player_csv", args=[season[0].pk]))
+    assert r.content.decode().count("\n") == 4
+
+
+def test_full_rebuild_equals_the_incrementally_kept_ledger(season):
+    before = [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "player_id")]
+    ledger.rebuild()
+    assert [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "player_id")] == before
+    assert Player.objects.count() == 4

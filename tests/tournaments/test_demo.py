@@ -1,0 +1,143 @@
+"""``manage.py load_demo``: the demo club holds exactly what it promises."""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from tournaments.models import Castigo, Entry, Player, Result, Round, Table, Tournament
+from tournaments.permissions import DIRECTORS_GROUP, is_director
+
+pytestmark = pytest.mark.django_db
+
+
+def load() -> str:
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def demo():
+    load()
+    return {
+        "pairs": Tournament.objects.get(name="Torneo de Otoño"),
+        "individual": Tournament.objects.get(name="Individual de Diciembre"),
+    }
+
+
+def test_pairs_tournament_is_finished_with_sixteen_pairs_and_five_closed_rounds(demo):
+    t = demo["pairs"]
+    assert t.status == Tournament.Status.FINISHED
+    assert t.mode == Tournament.Mode.PAIRS and t.target == 100
+    assert t.rated and t.time_limit == 30
+    assert t.entries.count() == 16
+    assert all(e.player2_id for e in t.entries.all())
+    rounds = list(t.rounds.order_by("number"))
+    assert [r.number for r in rounds] == [1, 2, 3, 4, 5]
+    assert all(r.closed for r in rounds)
+    assert Result.objects.filter(table__round__tournament=t).count() == 5 * 8
+
+
+def test_pairs_tournament_never_repeats_a_pairing(demo):
+    seen = set()
+    for table in Table.objects.filter(round__tournament=demo["pairs"]).prefetch_related("seats"):
+        pair = frozenset(s.entry_id for s in table.seats.all())
+        assert len(pair) == 2
+        assert pair not in seen
+        seen.add(pair)
+
+
+def test_pairs_tournament_has_zapatos_time_endings_one_forfeit_and_castigos(demo):
+    results = Result.objects.filter(table__round__tournament=demo["pairs"])
+    zapatos = [
+        r
+        for r in results
+        if not r.forfeit and not r.ended_by_time and min(r.tantos_a, r.tantos_b) == 0
+    ]
+    assert zapatos
+    by_time = [r for r in results if r.ended_by_time]
+    assert by_time and all(max(r.tantos_a, r.tantos_b) < 100 for r in by_time)
+    assert results.filter(forfeit=True).count() == 1
+    forfeit = results.get(forfeit=True)
+    assert sorted((forfeit.tantos_a, forfeit.tantos_b)) == [0, 100]
+    assert Castigo.objects.filter(tournament=demo["pairs"]).exists()
+
+
+def test_final_standings_have_a_tie_decided_by_diferencial(demo):
+    lines = demo["pairs"].standings()
+    assert len(lines) == 16
+    tied = [line for line in lines if line.row.decided_by == "diferencial"]
+    assert len(tied) == 2
+    first, second = tied
+    assert second.row.position == first.row.position + 1
+    for figure in ("puntos", "won", "efectividad", "tantos_a_favor"):
+        assert first.row.figures[figure] == second.row.figures[figure]
+    # the head-to-head game: the one ranked higher won it
+    game = Result.objects.get(
+        table__round__tournament=demo["pairs"],
+        table__seats__entry=first.entry,
+        table__in=Result.objects.filter(table__seats__entry=second.entry).values("table"),
+    )
+    side_first = game.table.seats.get(entry=first.entry).side
+    own, other = (
+        (game.tantos_a, game.tantos_b) if side_first == "A" else (game.tantos_b, game.tantos_a)
+    )
+    assert own > other
+    assert not any(line.row.shared for line in lines)
+
+
+def test_individual_tournament_is_running_to_two_hundred(demo):
+    t = demo["individual"]
+    assert t.status == Tournament.Status.RUNNING
+    assert t.mode == Tournament.Mode.INDIVIDUAL and t.target == 200
+    assert 12 <= t.entries.count() <= 16
+    assert not Entry.objects.filter(tournament=t, player2__isnull=False).exists()
+    r1, r2 = Round.objects.filter(tournament=t).order_by("number")
+    for rnd in (r1, r2):
+        for table in rnd.tables.all():
+            sides = [s.side for s in table.seats.all()]
+            assert sorted(sides) == ["A", "A", "B", "B"]
+    assert Result.objects.filter(table__round=r1).exists()
+    assert Result.objects.filter(table__round=r2).count() < r2.tables.count()
+
+
+def test_director_and_superuser_can_log_in(demo, client):
+    director = User.objects.get(username="director")
+    assert director.is_staff and director.groups.filter(name=DIRECTORS_GROUP).exists()
+    assert is_director(director)
+    assert client.login(username="director", password="domino-demo")
+    client.logout()
+    admin = User.objects.get(username="admin")
+    assert admin.is_superuser
+    assert client.login(username="admin", password="admin-demo")
+
+
+def test_writes_are_recorded_in_history_by_the_director(demo):
+    director = User.objects.get(username="director")
+    result = Result.objects.filter(table__round__tournament=demo["pairs"]).first()
+    assert result.history.first().history_user == director
+    assert result.entered_by == director
+
+
+def test_names_are_kept_as_typed(demo):
+    for name in ("Дмитрий Вершинин", "王秀兰", "Chucho+1 Robles", "Zoë Ní Bhriain-Núñez"):
+        assert Player.objects.filter(full_name=name).exists()
+
+
+def test_loading_twice_is_harmless(demo):
+    counts = (
+        Player.objects.count(),
+        Tournament.objects.count(),
+        Result.objects.count(),
+        User.objects.count(),
+    )
+    out = load()
+    assert "La demo ya está cargada." in out
+    assert counts == (
+        Player.objects.count(),
+        Tournament.objects.count(),
+        Result.objects.count(),
+        User.objects.count(),
+    )
