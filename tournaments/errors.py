@@ -193,4 +193,8 @@ MESSAGES: dict[str, str] = {
     ),
     "round_missing": gettext_noop("La ronda {number} no existe en este torneo."),
     "player_unknown": gettext_noop("No hay ningún jugador llamado «{name}»."),
+    "round_robin_conflict": gettext_noop(
+        "La ronda {number} ya existe con otros emparejamientos: el todos con todos no puede "
+        "completarse sin repetir ni saltar rivales. Borra esas rondas o empareja a mano."
+    ),
 }

@@ -348,6 +348,20 @@ def generate_round_robin(*, acting_user, tournament: Tournament, next_only: bool
     by_id = {e.pk: e for e in entries}
     schedule = round_robin([e.pk for e in entries])
     existing = set(t.rounds.values_list("number", flat=True))
+    if existing:
+        seated: dict[int, dict[int, set[int]]] = {}
+        for number, table_id, entry_id in Seat.objects.filter(round__tournament=t).values_list(
+            "round__number", "table_id", "entry_id"
+        ):
+            seated.setdefault(number, {}).setdefault(table_id, set()).add(entry_id)
+        for number in sorted(existing):
+            planned = (
+                {frozenset(p) for p in schedule[number - 1] if None not in p}
+                if number <= len(schedule) else None
+            )
+            actual = {frozenset(s) for s in seated.get(number, {}).values()}
+            if planned is None or actual != planned:
+                raise DomainError("round_robin_conflict", number=number)
     created = []
     for number, pairs in enumerate(schedule, start=1):
         if number in existing:
@@ -440,6 +454,8 @@ def record_result(
     if forfeiting_side:
         if forfeiting_side not in ("A", "B"):
             raise ResultError("invalid_side")
+        if ended_by_time:
+            raise ResultError("forfeit_by_time")
         winner, loser = t.forfeit_score
         tantos_a, tantos_b = (loser, winner) if forfeiting_side == "A" else (winner, loser)
         forfeit, ended_by_time = True, False

@@ -587,3 +587,33 @@ def test_result_and_its_correction_leave_two_history_records_by_the_acting_user(
     assert all(r.history_user == director for r in records)
     assert Result.objects.get(table=table).tantos_b == 70
     assert version_of(table) == 2
+
+
+def test_forfeit_marked_as_ended_by_time_is_refused(setup, director):
+    t, entries, table = setup
+    with pytest.raises(ResultError) as exc:
+        services.record_result(acting_user=director, table=table, tantos_a=None, tantos_b=None,
+                               ended_by_time=True, forfeiting_side="B", version=0)
+    assert exc.value.code == "forfeit_by_time"
+    assert Result.objects.count() == 0 and version_of(table) == 0
+
+
+def test_round_robin_refuses_to_complete_around_a_hand_made_round(director):
+    t = make_tournament(director)
+    entries = make_entries(director, t, 4)
+    # Round 1 by hand: 0–1 and 2–3; the circle method's round 1 is different.
+    round_one(director, t, entries, [(0, 1), (2, 3)])
+    planned_first = {frozenset(p) for p in services.round_robin([e.pk for e in entries])[0]}
+    assert planned_first != {frozenset((entries[0].pk, entries[1].pk)), frozenset((entries[2].pk, entries[3].pk))}
+    with pytest.raises(DomainError) as exc:
+        services.generate_round_robin(acting_user=director, tournament=t)
+    assert exc.value.code == "round_robin_conflict"
+    assert Round.objects.filter(tournament=t).count() == 1
+
+
+def test_round_robin_completes_a_schedule_it_started(director):
+    t = make_tournament(director)
+    make_entries(director, t, 4)
+    services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    created = services.generate_round_robin(acting_user=director, tournament=t)
+    assert [r.number for r in created] == [2, 3]

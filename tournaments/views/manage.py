@@ -57,7 +57,9 @@ def _status_for(exc: DomainError) -> int:
 
 @director_required
 def home(request):
-    tournaments = [t for t in Tournament.objects.order_by("-date", "name") if can_manage(request.user, t)]
+    tournaments = Tournament.objects.order_by("-date", "name")
+    if not is_director(request.user):
+        tournaments = tournaments.filter(directors=request.user)
     return render(request, "tournaments/manage/home.html", {"tournaments": tournaments})
 
 
@@ -287,6 +289,9 @@ def sorteo(request, slug):
         entry_ids = [int(x) for x in ids]
     except ValueError:
         messages.error(request, "Orden de sorteo no válido.")
+        return redirect("manage:tournament", slug=t.slug)
+    if len(set(entry_ids)) != len(entry_ids):
+        messages.error(request, "En el sorteo cada competidor debe aparecer una sola vez.")
         return redirect("manage:tournament", slug=t.slug)
     entries = {e.pk: e for e in Entry.objects.filter(tournament=t, pk__in=entry_ids)}
     if len(entries) != len(entry_ids):
