@@ -6,10 +6,10 @@ from tournaments.models import Player
 
 
 class CalculatorForm(forms.Form):
-    a1 = forms.ModelChoiceField(label=_("Lado A, jugador 1"), queryset=Player.objects.filter(active=True))
-    a2 = forms.ModelChoiceField(label=_("Lado A, jugador 2"), queryset=Player.objects.filter(active=True), required=False)
-    b1 = forms.ModelChoiceField(label=_("Lado B, jugador 1"), queryset=Player.objects.filter(active=True))
-    b2 = forms.ModelChoiceField(label=_("Lado B, jugador 2"), queryset=Player.objects.filter(active=True), required=False)
+    a1 = forms.ModelChoiceField(label=_("Lado A, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—")
+    a2 = forms.ModelChoiceField(label=_("Lado A, jugador 2"), queryset=Player.objects.filter(active=True), empty_label="—", required=False)
+    b1 = forms.ModelChoiceField(label=_("Lado B, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—")
+    b2 = forms.ModelChoiceField(label=_("Lado B, jugador 2"), queryset=Player.objects.filter(active=True), empty_label="—", required=False)
     tantos_a = forms.IntegerField(label=_("Tantos A"), min_value=0, max_value=1000)
     tantos_b = forms.IntegerField(label=_("Tantos B"), min_value=0, max_value=1000)
 

@@ -163,6 +163,8 @@ def rating_chart(lines: list[HistoryLine], *, width: int = 640, height: int = 22
     for i in range(1, len(lines)):
         if lines[i].row.year != lines[i - 1].row.year:
             marks.append((coords[i][0] + step / 2, lines[i].row.year))
-    tick_lo, tick_hi = int(low // 50 + 1) * 50, int(high // 50) * 50
-    ticks = [(xy(0, v)[1], v) for v in range(tick_lo, tick_hi + 1, 50)][:6]
+    span = high - low
+    tick = 10 if span <= 60 else 25 if span <= 150 else 50 if span <= 400 else 100
+    tick_lo, tick_hi = int(low // tick + 1) * tick, int(high // tick) * tick
+    ticks = [(xy(0, v)[1], v) for v in range(tick_lo, tick_hi + 1, tick)][:8]
     return Chart(width, height, " ".join(f"{x:.1f},{y:.1f}" for x, y in coords), dots, marks, ticks)

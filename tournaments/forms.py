@@ -39,8 +39,8 @@ class TournamentForm(forms.ModelForm):
 
 
 class EntryForm(forms.Form):
-    player1 = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none())
-    player2 = forms.ModelChoiceField(label=_("Compañero"), queryset=Player.objects.none(), required=False)
+    player1 = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none(), empty_label="—")
+    player2 = forms.ModelChoiceField(label=_("Compañero"), queryset=Player.objects.none(), empty_label="—", required=False)
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
@@ -70,7 +70,7 @@ class ResultForm(forms.Form):
 
 
 class CastigoForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none())
+    player = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none(), empty_label="—")
     tantos = forms.IntegerField(
         label=_("Tantos"), min_value=1, max_value=100000,
         error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), _(MESSAGES["castigo_tantos"])),
