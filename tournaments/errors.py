@@ -197,4 +197,45 @@ MESSAGES: dict[str, str] = {
         "La ronda {number} ya existe con otros emparejamientos: el todos con todos no puede "
         "completarse sin repetir ni saltar rivales. Borra esas rondas o empareja a mano."
     ),
+    "invalid_best_of": gettext_noop("Un encuentro se juega al mejor de 1, 3 o 5 partidas; se recibió {best_of!r}."),
+    "entry_dropped": gettext_noop("{name} se retiró después de la ronda {round}: ya no se empareja."),
+    "wrong_system": gettext_noop("Ese tipo de resultado no corresponde al sistema de este torneo."),
+    # Swiss match play (tournaments/scoring/swiss.py; seed 000, SCORING.md §3)
+    "not_integer_games": gettext_noop(  # message for code "not_integer" on games counts
+        "Las partidas deben ser un número entero de 0 o más; se recibió {value!r}."
+    ),
+    "negative_games": gettext_noop(
+        "Las partidas no pueden ser negativas: se anotó {games_a}–{games_b}–{games_drawn}."
+    ),
+    "empty_match": gettext_noop(
+        "El encuentro no tiene ninguna partida anotada (0–0–0); una partida sin terminar "
+        "cuenta como empatada."
+    ),
+    "above_wins_needed": gettext_noop(
+        "Al mejor de {best_of} el encuentro termina al ganar {wins_needed} partida(s): "
+        "{games_a}–{games_b}–{games_drawn} no es posible. Revisa el resultado."
+    ),
+    "too_many_games": gettext_noop(
+        "Al mejor de {best_of} se juegan como mucho {best_of} partidas; "
+        "{games_a}–{games_b}–{games_drawn} suma {total}."
+    ),
+    "bye_with_games": gettext_noop(
+        "La ronda libre del competidor {entry_id} en la ronda {round} no lleva partidas "
+        "anotadas: cuenta siempre como un encuentro ganado 2–0."
+    ),
+    "round_entry_twice": gettext_noop(
+        "El competidor {entry_id} tiene más de un encuentro o ronda libre en la ronda {round}."
+    ),
+    # Swiss pairings (tournaments/pairing/swiss.py)
+    "too_few_entries_swiss": gettext_noop(  # message for code "too_few_entries" (Swiss)
+        "Se necesitan al menos 2 competidores para emparejar una ronda suiza; hay {count}."
+    ),
+    "invalid_score": gettext_noop(
+        "La puntuación del competidor {entry_id} debe ser un número entero o una fracción; "
+        "se recibió {value!r}."
+    ),
+    "invalid_rank": gettext_noop(
+        "El puesto del competidor {entry_id} debe ser un número entero de 1 o más; "
+        "se recibió {value!r}."
+    ),
 }

@@ -27,14 +27,21 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "date", "venue", "system", "mode", "target", "time_limit", "bye_rule",
             "forfeit_winner_tantos", "forfeit_loser_tantos", "rounds_planned", "rated",
-            "forfeits_rated", "status",
+            "forfeits_rated", "status", "best_of",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["best_of"].required = False
+
+    def clean_best_of(self):
+        return self.cleaned_data.get("best_of") or 3
+
     def clean_system(self):
         system = self.cleaned_data["system"]
-        if system != Tournament.System.DOMINO:
-            raise forms.ValidationError(_("Por ahora solo se pueden crear torneos de dominó."))
+        if system not in (Tournament.System.DOMINO, Tournament.System.SWISS):
+            raise forms.ValidationError(_("Los torneos de mesa de 3–4 jugadores aún no se pueden crear aquí."))
         return system
 
 
@@ -66,6 +73,15 @@ class ResultForm(forms.Form):
         label=_("No presentación"), required=False,
         choices=[("", "—"), ("A", _("No se presentó A")), ("B", _("No se presentó B"))],
     )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
+
+
+class MatchResultForm(forms.Form):
+    """One match-play table's row: games won by A, by B, drawn (checked by services.record_match_result)."""
+
+    games_a = forms.CharField(label=_("Partidas ganadas por A"), required=False, max_length=12)
+    games_b = forms.CharField(label=_("Partidas ganadas por B"), required=False, max_length=12)
+    games_drawn = forms.CharField(label=_("Partidas empatadas"), required=False, max_length=12)
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
 
 

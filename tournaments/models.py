@@ -108,6 +108,10 @@ class Tournament(models.Model):
         _("tantos del perdedor por no presentación"), default=0
     )
     rounds_planned = models.PositiveSmallIntegerField(_("número de rondas"), default=5)
+    best_of = models.PositiveSmallIntegerField(
+        _("partidas por encuentro (al mejor de)"), choices=[(1, "1"), (3, "3"), (5, "5")], default=3,
+        help_text=_("Solo torneos suizos (match play)."),
+    )
     rated = models.BooleanField(_("cuenta para el ranking"), default=True)
     forfeits_rated = models.BooleanField(_("las no presentaciones cuentan para el ranking"), default=False)
     status = models.CharField(_("estado"), max_length=12, choices=Status, default=Status.DRAFT)
@@ -159,6 +163,84 @@ class Tournament(models.Model):
         dominó → ``scoring.domino.standings`` (seed 003, SCORING.md §1). Only tables with a
         result count; a forfeit counts like any other game.
         """
+        if self.system == self.System.SWISS:
+            return self._swiss_standings()
+        return self._domino_standings()
+
+    def propose_pairings(self, round_number: int, *, seed: int):
+        """Propose the tables of ``round_number`` by Swiss pairing (``pairing.swiss.pair_round``)
+        from the current standings: swiss match points, or dominó puntos for dominó "rondas"
+        with fixed pairs or mano a mano. Dropped entries are left out; opponents met and byes
+        had come from the earlier rounds. Four queries plus those of ``standings()``.
+
+        Returns ``(pairing, lines_by_entry)``: the pure ``Pairing`` and each entry's standings
+        line (for showing scores). Raises DomainError "round_robin_mode" in individual mode,
+        "too_few_entries".
+        """
+        from tournaments.errors import DomainError
+        from tournaments.pairing import swiss as swiss_pairing
+
+        if self.mode == self.Mode.INDIVIDUAL:
+            raise DomainError("round_robin_mode")
+        lines = self.standings()
+        opponents: dict[int, set[int]] = {}
+        sides: dict[int, dict[str, list[int]]] = {}
+        for table_id, entry_id, side in Seat.objects.filter(
+            round__tournament=self, round__number__lt=round_number
+        ).values_list("table_id", "entry_id", "side"):
+            sides.setdefault(table_id, {"A": [], "B": []})[side].append(entry_id)
+        for table in sides.values():
+            for a in table["A"]:
+                for b in table["B"]:
+                    opponents.setdefault(a, set()).add(b)
+                    opponents.setdefault(b, set()).add(a)
+        byes: dict[int, int] = {}
+        for entry_id in Bye.objects.filter(round__tournament=self, round__number__lt=round_number).values_list(
+            "entry_id", flat=True
+        ):
+            byes[entry_id] = byes.get(entry_id, 0) + 1
+        score_key = "match_points" if self.system == self.System.SWISS else "puntos"
+        pool = [
+            swiss_pairing.PairingEntry(
+                entry_id=line.entry.pk, score=line.row.figures[score_key], rank=rank,
+                opponents=frozenset(opponents.get(line.entry.pk, ())), byes=byes.get(line.entry.pk, 0),
+            )
+            for rank, line in enumerate(lines, start=1)
+            if line.entry.dropped_after_round is None or line.entry.dropped_after_round >= round_number
+        ]
+        first = not Seat.objects.filter(round__tournament=self, round__number__lt=round_number).exists()
+        pairing = swiss_pairing.pair_round(pool, seed=seed, first_round=first)
+        return pairing, {line.entry.pk: line for line in lines}
+
+    def _swiss_standings(self) -> list[StandingLine]:
+        """Swiss standings (seed 000, SCORING.md §3): five queries whatever the size."""
+        from tournaments.scoring import swiss
+
+        entries = {e.pk: e for e in self.entries.select_related("player1", "player2")}
+        seats: dict[int, dict[str, int]] = {}
+        for table_id, entry_id, side in Seat.objects.filter(
+            round__tournament=self, table__match_result__isnull=False
+        ).values_list("table_id", "entry_id", "side"):
+            seats.setdefault(table_id, {})[side] = entry_id
+        matches = [
+            swiss.Match(round_number=number, entry_a=seats[table_id]["A"], entry_b=seats[table_id]["B"],
+                        games_a=a, games_b=b, games_drawn=d)
+            for table_id, number, a, b, d in MatchResult.objects.filter(table__round__tournament=self)
+            .values_list("table_id", "table__round__number", "games_a", "games_b", "games_drawn")
+            if len(seats.get(table_id, {})) == 2
+        ]
+        matches += [
+            swiss.Match(round_number=number, entry_a=entry_id, entry_b=None)
+            for entry_id, number in Bye.objects.filter(round__tournament=self).values_list(
+                "entry_id", "round__number"
+            )
+        ]
+        sorteo = dict(Sorteo.objects.filter(tournament=self).values_list("entry_id", "lot"))
+        rows = swiss.standings(list(entries), matches, sorteo=sorteo)
+        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
+
+    def _domino_standings(self) -> list[StandingLine]:
+        """Dominó standings (seed 003, SCORING.md §1): six queries whatever the size."""
         from tournaments.scoring import domino
 
         entries = {e.pk: e for e in self.entries.select_related("player1", "player2")}
@@ -313,7 +395,9 @@ class Table(models.Model):
         """Tables ordered by round and number with result, entering user, seats and players
         loaded: three queries whatever the number of tables."""
         return (
-            cls.objects.select_related("result", "result__entered_by")
+            cls.objects.select_related(
+                "result", "result__entered_by", "match_result", "match_result__entered_by"
+            )
             .prefetch_related(
                 models.Prefetch(
                     "seats",
@@ -339,6 +423,18 @@ class Table(models.Model):
             return self.result
         except Result.DoesNotExist:
             return None
+
+    @property
+    def match_result_or_none(self) -> MatchResult | None:
+        try:
+            return self.match_result
+        except MatchResult.DoesNotExist:
+            return None
+
+    @property
+    def any_result(self):
+        """The table's result whatever the system (dominó ``Result`` or ``MatchResult``), or None."""
+        return self.result_or_none or self.match_result_or_none
 
 
 class Seat(models.Model):
@@ -412,6 +508,34 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}: {self.tantos_a}–{self.tantos_b}"
+
+
+class MatchResult(models.Model):
+    """The result of a match-play table (system "swiss"): games won by each side and drawn
+    games, for a best-of-N match (seed 000, SCORING.md §3)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match_result")
+    games_a = models.PositiveSmallIntegerField(_("partidas ganadas por A"))
+    games_b = models.PositiveSmallIntegerField(_("partidas ganadas por B"))
+    games_drawn = models.PositiveSmallIntegerField(_("partidas empatadas"), default=0)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("resultado de encuentro")
+        verbose_name_plural = _("resultados de encuentros")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(games_a__gt=0) | Q(games_b__gt=0) | Q(games_drawn__gt=0),
+                name="match_result_not_empty",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.games_a}–{self.games_b}–{self.games_drawn}"
 
 
 class Castigo(models.Model):

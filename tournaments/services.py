@@ -20,6 +20,7 @@ from tournaments.models import (
     Bye,
     Castigo,
     Entry,
+    MatchResult,
     Player,
     Result,
     Round,
@@ -160,7 +161,7 @@ def _unique_slug(name: str, date: dt.date) -> str:
 TOURNAMENT_FIELDS = (
     "name", "date", "venue", "system", "mode", "target", "time_limit", "bye_rule",
     "forfeit_winner_tantos", "forfeit_loser_tantos", "rounds_planned", "rated",
-    "forfeits_rated", "status",
+    "forfeits_rated", "status", "best_of",
 )
 
 
@@ -176,6 +177,8 @@ def _check_tournament(t: Tournament) -> None:
         raise DomainError("invalid_bye_rule", bye_rule=t.bye_rule)
     if t.status not in Tournament.Status.values:
         raise DomainError("invalid_status", status=t.status)
+    if int(t.best_of) not in (1, 3, 5):
+        raise DomainError("invalid_best_of", best_of=t.best_of)
     if not 1 <= int(t.rounds_planned) <= 99:
         raise DomainError("invalid_rounds")
     if t.time_limit is not None and not 1 <= int(t.time_limit) <= 600:
@@ -279,7 +282,7 @@ def _side_size(t: Tournament) -> int:
 @transaction.atomic
 def set_pairings(
     *, acting_user, tournament: Tournament, round_number: int,
-    tables: Sequence[tuple[Sequence[Entry], Sequence[Entry]]],
+    tables: Sequence[tuple[Sequence[Entry], Sequence[Entry]]], seed: int | None = None,
 ) -> Round:
     """Set the tables of a round: ``tables`` is a list of (side A entries, side B entries), table 1 first.
 
@@ -298,6 +301,9 @@ def set_pairings(
     if not tables:
         raise DomainError("no_tables")
     entry_ids = set(t.entries.values_list("pk", flat=True))
+    dropped = dict(
+        t.entries.filter(dropped_after_round__isnull=False).values_list("pk", "dropped_after_round")
+    )
     for side_a, side_b in tables:
         for side in (side_a, side_b):
             if len(side) != size:
@@ -307,12 +313,20 @@ def set_pairings(
                     raise DomainError("foreign_entry", name=e.name)
                 if e.pk in seen:
                     raise DomainError("entry_twice", name=e.name)
+                if e.pk in dropped and dropped[e.pk] < int(round_number):
+                    raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
                 seen.add(e.pk)
     rnd, _created = Round.objects.select_for_update().get_or_create(tournament=t, number=round_number)
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
-    if Result.objects.filter(table__round=rnd).exists():
+    if (
+        Result.objects.filter(table__round=rnd).exists()
+        or MatchResult.objects.filter(table__round=rnd).exists()
+    ):
         raise DomainError("round_has_results", number=rnd.number)
+    if seed is not None:
+        rnd.seed = seed
+        _audit(rnd, acting_user).save()
     rnd.seats.all().delete()
     rnd.tables.all().delete()
     rnd.byes.all().delete()
@@ -384,7 +398,9 @@ def close_round(*, acting_user, round: Round) -> Round:
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
-    missing = rnd.tables.filter(result__isnull=True).values_list("number", flat=True)
+    missing = rnd.tables.filter(result__isnull=True, match_result__isnull=True).values_list(
+        "number", flat=True
+    )
     if missing:
         raise DomainError("round_incomplete", tables=", ".join(str(n) for n in missing))
     rnd.closed = True
@@ -445,12 +461,9 @@ def record_result(
     """
     tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
     rnd, t = tbl.round, tbl.round.tournament
-    if rnd.closed:
-        raise DomainError("round_closed", number=rnd.number)
-    if version is not None and int(version) != tbl.version:
-        raise DomainError("stale_version", table=tbl.number)
-    if not tbl.seats.exists():
-        raise DomainError("table_empty", table=tbl.number)
+    _check_writable(tbl, version)
+    if t.system != Tournament.System.DOMINO:
+        raise DomainError("wrong_system")
     if forfeiting_side:
         if forfeiting_side not in ("A", "B"):
             raise ResultError("invalid_side")
@@ -476,15 +489,79 @@ def record_result(
     return result
 
 
+def _check_writable(tbl: Table, version) -> None:
+    """Refuse a change to a table of a closed round, a stale version, or an empty table."""
+    if tbl.round.closed:
+        raise DomainError("round_closed", number=tbl.round.number)
+    if version is not None and int(version) != tbl.version:
+        raise DomainError("stale_version", table=tbl.number)
+    if not tbl.seats.exists():
+        raise DomainError("table_empty", table=tbl.number)
+
+
+@transaction.atomic
+def record_match_result(
+    *, acting_user, table: Table, games_a, games_b, games_drawn=0, version: int | None,
+) -> MatchResult:
+    """Save (create or correct) the result of a match-play table: games won by A, by B, drawn.
+
+    Validated with ``scoring.swiss.validate_match`` against the tournament's best-of-N
+    (seed 000, SCORING.md §3). Same version check as ``record_result``. Raises ResultError
+    ("too_many_games", "above_wins_needed", "empty_match", "not_integer" ...) or DomainError
+    ("stale_version", "round_closed", "wrong_system"). Nothing is stored on error.
+    """
+    from tournaments.scoring import swiss
+
+    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    t = tbl.round.tournament
+    _check_writable(tbl, version)
+    if t.system != Tournament.System.SWISS:
+        raise DomainError("wrong_system")
+    a = _parse_int(games_a, "A")
+    b = _parse_int(games_b, "B")
+    d = _parse_int(games_drawn if games_drawn not in (None, "") else 0, "empates")
+    swiss.validate_match(a, b, d, best_of=t.best_of)
+    result = tbl.match_result_or_none or MatchResult(table=tbl)
+    result.games_a, result.games_b, result.games_drawn = a, b, d
+    result.entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    _audit(result, acting_user).save()
+    tbl.version += 1
+    _audit(tbl, acting_user).save()
+    _after_commit([tbl.pk])
+    return result
+
+
+@transaction.atomic
+def drop_entry(*, acting_user, entry: Entry, after_round: int) -> Entry:
+    """Drop an entry after ``after_round``: it keeps its results and stays in the standings but
+    is never paired again (SCORING.md §3). Raises "invalid_round_number"."""
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not 0 <= int(after_round) <= 99:
+        raise DomainError("invalid_round_number")
+    entry.dropped_after_round = int(after_round)
+    _audit(entry, acting_user).save()
+    return entry
+
+
+@transaction.atomic
+def undrop_entry(*, acting_user, entry: Entry) -> Entry:
+    """Take back a drop: the entry is paired again from the next round."""
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry.dropped_after_round = None
+    _audit(entry, acting_user).save()
+    return entry
+
+
 @transaction.atomic
 def delete_result(*, acting_user, table: Table, version: int | None) -> None:
-    """Remove a table's result (kept in history). Raises "stale_version", "round_closed", "no_result"."""
+    """Remove a table's result, dominó or match (kept in history).
+    Raises "stale_version", "round_closed", "no_result"."""
     tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round").get(pk=table.pk)
     if tbl.round.closed:
         raise DomainError("round_closed", number=tbl.round.number)
     if version is not None and int(version) != tbl.version:
         raise DomainError("stale_version", table=tbl.number)
-    result = tbl.result_or_none
+    result = tbl.any_result
     if result is None:
         raise DomainError("no_result", table=tbl.number)
     _audit(result, acting_user).delete()

@@ -15,6 +15,7 @@ urlpatterns = [
     path("torneos/<slug:slug>/ajustes/", manage.tournament_edit, name="tournament_edit"),
     path("torneos/<slug:slug>/inscripciones/", manage.entry_add, name="entry_add"),
     path("torneos/<slug:slug>/inscripciones/<int:entry_id>/quitar/", manage.entry_remove, name="entry_remove"),
+    path("torneos/<slug:slug>/inscripciones/<int:entry_id>/retirar/", manage.entry_drop, name="entry_drop"),
     path("torneos/<slug:slug>/todos-con-todos/", manage.round_robin, name="round_robin"),
     path("torneos/<slug:slug>/importar/", manage.import_file, name="import"),
     path("torneos/<slug:slug>/sorteo/", manage.sorteo, name="sorteo"),

@@ -278,3 +278,24 @@ def test_ledger_equals_a_full_rebuild_after_every_insert_correction_and_deletion
         assert len(before) == 4 * pairs_games + 2 * single_games
         ledger.rebuild()
         assert snapshot() == before
+
+
+def test_moving_a_tournament_date_moves_its_games_and_replays_from_the_earliest(
+    django_capture_on_commit_callbacks,
+):
+    players = make_players(4)
+    early = make_tournament("Temprano", dt.date(2026, 3, 1))
+    (g_early,) = pairs_round(early, players, 1, [0, 1])
+    late = make_tournament("Tardío", dt.date(2026, 4, 1))
+    (g_late,) = pairs_round(late, players, 1, [1, 0])
+    with django_capture_on_commit_callbacks(execute=True):
+        record(g_early, 100, 10)
+        record(g_late, 100, 90)
+    assert LedgerRow.objects.get(table=g_late, player=players[0]).rating_before != 1500.0
+    # The late tournament moves before the early one: its game is now the player's first.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.update_tournament(acting_user=None, tournament=late, date=dt.date(2026, 2, 1))
+    assert Result.objects.get(table=g_late).played_at.date() == dt.date(2026, 2, 1)
+    assert LedgerRow.objects.get(table=g_late, player=players[0]).rating_before == 1500.0
+    assert LedgerRow.objects.get(table=g_early, player=players[0]).ng_before == 1
+    assert_equals_rebuild()

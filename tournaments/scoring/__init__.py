@@ -25,6 +25,6 @@ class StandingRow:
     # level with: None, "juegos_ganados", "efectividad", "tantos_a_favor", "diferencial", "sorteo"
 
 
-from tournaments.scoring import domino  # noqa: E402  (needs StandingRow defined above)
+from tournaments.scoring import domino, swiss  # noqa: E402  (need StandingRow defined above)
 
-SYSTEMS = {"domino": domino}
+SYSTEMS = {"domino": domino, "swiss": swiss}

@@ -5,6 +5,7 @@ an inline message (HTMX) or a 400/409 page with the values the director typed ke
 """
 from __future__ import annotations
 
+import secrets
 from functools import wraps
 
 from django.contrib import messages
@@ -18,7 +19,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import services
 from tournaments.errors import DomainError
-from tournaments.forms import CastigoForm, EntryForm, ImportForm, PlayerForm, ResultForm, TournamentForm
+from tournaments.forms import (
+    CastigoForm,
+    EntryForm,
+    ImportForm,
+    MatchResultForm,
+    PlayerForm,
+    ResultForm,
+    TournamentForm,
+)
 from tournaments.models import Castigo, Entry, Player, Round, Table, Tournament
 from tournaments.permissions import can_manage, is_director
 from tournaments.scoring import domino
@@ -238,6 +247,22 @@ def entry_remove(request, slug, entry_id):
 
 @director_required
 @require_POST
+def entry_drop(request, slug, entry_id):
+    """Drop an entry after the last round so far (``undo=1`` takes the drop back)."""
+    t = managed_tournament(request, slug)
+    entry = get_object_or_404(Entry, pk=entry_id, tournament=t)
+    if request.POST.get("undo") == "1":
+        services.undrop_entry(acting_user=request.user, entry=entry)
+        messages.success(request, f"{entry.name} vuelve a emparejarse.")
+    else:
+        last = t.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+        services.drop_entry(acting_user=request.user, entry=entry, after_round=last)
+        messages.success(request, f"{entry.name} se retira después de la ronda {last}.")
+    return redirect("manage:tournament", slug=t.slug)
+
+
+@director_required
+@require_POST
 def round_robin(request, slug):
     t = managed_tournament(request, slug)
     next_only = request.POST.get("next") == "1"
@@ -330,6 +355,9 @@ def pairings(request, slug, number):
     rows: list[dict] = []
     error = None
     status = 200
+    proposed_seed = None
+    proposal_bye = None
+    scores: dict[int, object] = {}
     if request.method == "POST":
         tables = []
         # Every row first, so the choices of all tables come back on a refusal.
@@ -347,15 +375,32 @@ def pairings(request, slug, number):
                 break
             tables.append(([picked[s] for s in slots if s.startswith("a")],
                            [picked[s] for s in slots if s.startswith("b")]))
+        seed_text = request.POST.get("seed", "")
+        seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 12 else None
         if error is None:
             try:
-                services.set_pairings(acting_user=request.user, tournament=t, round_number=number, tables=tables)
+                services.set_pairings(
+                    acting_user=request.user, tournament=t, round_number=number, tables=tables, seed=seed
+                )
             except DomainError as exc:
                 error = exc.message
         if error is None:
             messages.success(request, f"Emparejamientos de la ronda {number} guardados.")
             return redirect("manage:round", slug=t.slug, number=number)
         status = 400
+    elif request.GET.get("proponer") == "1" and t.mode != Tournament.Mode.INDIVIDUAL:
+        seed = secrets.randbits(31)
+        try:
+            pairing, lines = t.propose_pairings(number, seed=seed)
+        except DomainError as exc:
+            error, status = exc.message, 400
+        else:
+            proposed_seed = seed
+            for a, b in pairing.tables:
+                rows.append({"a1": str(a), "b1": str(b)})
+            proposal_bye = by_id.get(pairing.bye) if pairing.bye else None
+            score_key = "match_points" if t.system == Tournament.System.SWISS else "puntos"
+            scores = {pk: line.row.figures[score_key] for pk, line in lines.items()}
     else:
         if rnd is not None:
             for table in rnd.tables_with_results():
@@ -368,22 +413,49 @@ def pairings(request, slug, number):
                 rows.append(row)
     while len(rows) < n_tables:
         rows.append({s: "" for s in slots})
-    table_rows = [
-        {"number": i + 1, "index": i, "slots": [(s, row.get(s, "")) for s in slots]}
-        for i, row in enumerate(rows[:n_tables])
-    ]
+    table_rows = []
+    for i, row in enumerate(rows[:n_tables]):
+        a, b = row.get("a1", ""), row.get("b1", "")
+        score_a = scores.get(int(a)) if a.isdigit() else None
+        score_b = scores.get(int(b)) if b.isdigit() else None
+        table_rows.append({
+            "number": i + 1, "index": i, "slots": [(s, row.get(s, "")) for s in slots],
+            "score_a": score_a, "score_b": score_b,
+            "uneven": score_a is not None and score_b is not None and score_a != score_b,
+        })
     return render(request, "tournaments/manage/pairings.html", {
         "t": t, "number": number, "round": rnd, "entries": entries, "table_rows": table_rows,
-        "error": error, "slot_labels": {"a1": "A", "a2": "A", "b1": "B", "b2": "B"},
+        "error": error, "seed": proposed_seed if proposed_seed is not None else request.POST.get("seed", ""),
+        "proposal_bye": proposal_bye, "proposed": proposed_seed is not None,
+        "can_propose": t.mode != Tournament.Mode.INDIVIDUAL,
     }, status=status)
 
 
 # --- round page: results and castigos ----------------------------------------------------------
 
 
-def _row_context(table: Table, t: Tournament, *, form: ResultForm | None = None, error: str | None = None) -> dict:
+def _match_summary(result, table) -> str:
+    """Words for a saved match result: who won and the match points (SCORING.md §3)."""
+    a, b = table.side_name("A"), table.side_name("B")
+    if result.games_a > result.games_b:
+        return f"Gana {a} · puntos de encuentro 3–0"
+    if result.games_b > result.games_a:
+        return f"Gana {b} · puntos de encuentro 0–3"
+    return "Empate · puntos de encuentro 1–1"
+
+
+def _row_context(table: Table, t: Tournament, *, form=None, error: str | None = None) -> dict:
     """Context of one result row: the table, the form (bound with what was typed, or from the
-    stored result), and the derived figures of the stored result."""
+    stored result), and the derived figures of the stored result (dominó puntos or the match)."""
+    if t.system == Tournament.System.SWISS:
+        result = table.match_result_or_none
+        if form is None:
+            initial = {"version": table.version}
+            if result:
+                initial.update(games_a=result.games_a, games_b=result.games_b, games_drawn=result.games_drawn)
+            form = MatchResultForm(initial=initial)
+        figures = _match_summary(result, table) if result else None
+        return {"table": table, "form": form, "error": error, "figures": figures, "result": result, "t": t}
     result = table.result_or_none
     if form is None:
         initial = {"version": table.version}
@@ -404,7 +476,7 @@ def _round_page_context(request, t: Tournament, rnd: Round) -> dict:
         "byes": rnd.bye_entries(),
         "castigo_form": CastigoForm(tournament=t),
         "castigos": list(rnd.castigos.select_related("player", "entered_by").order_by("created_at", "id")),
-        "missing": sum(1 for table in tables if table.result_or_none is None),
+        "missing": sum(1 for table in tables if table.any_result is None),
         **standings_context(t),
     }
 
@@ -430,7 +502,8 @@ def result_save(request, slug, table_id):
     out of band; on error the row again with the typed values and a message in words."""
     t = managed_tournament(request, slug)
     table = _table_of(t, table_id)
-    form = ResultForm(request.POST)
+    swiss_system = t.system == Tournament.System.SWISS
+    form = MatchResultForm(request.POST) if swiss_system else ResultForm(request.POST)
     status, error = 200, None
     if not form.is_valid():
         error = "Revisa los datos de la mesa: " + "; ".join(
@@ -442,6 +515,11 @@ def result_save(request, slug, table_id):
         try:
             if request.POST.get("action") == "delete":
                 services.delete_result(acting_user=request.user, table=table, version=data["version"])
+            elif swiss_system:
+                services.record_match_result(
+                    acting_user=request.user, table=table, games_a=data["games_a"], games_b=data["games_b"],
+                    games_drawn=data["games_drawn"], version=data["version"],
+                )
             else:
                 services.record_result(
                     acting_user=request.user, table=table, tantos_a=data["tantos_a"], tantos_b=data["tantos_b"],
@@ -463,7 +541,8 @@ def result_save(request, slug, table_id):
         # Stale: show what is stored now, keep what was typed visible in the message.
         fresh = _table_of(t, table_id)
         context = _row_context(fresh, t, form=form, error=error)
-        context["form"] = ResultForm(initial={"version": fresh.version, **_typed(form)})
+        form_class = MatchResultForm if swiss_system else ResultForm
+        context["form"] = form_class(initial={"version": fresh.version, **_typed(form)})
     else:
         context = _row_context(table, t, form=form, error=error)
     context.update(standings_context(t))
@@ -474,8 +553,10 @@ def result_save(request, slug, table_id):
     return response
 
 
-def _typed(form: ResultForm) -> dict:
-    return {k: form.data.get(k, "") for k in ("tantos_a", "tantos_b", "forfeit")} | {
+def _typed(form) -> dict:
+    """What the director typed in a row, to show it again next to a "this table changed" message."""
+    keys = ("tantos_a", "tantos_b", "forfeit", "games_a", "games_b", "games_drawn")
+    return {k: form.data.get(k, "") for k in keys} | {
         "ended_by_time": form.data.get("ended_by_time") in ("on", "true", "1")
     }
 
