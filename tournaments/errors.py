@@ -238,4 +238,41 @@ MESSAGES: dict[str, str] = {
         "El puesto del competidor {entry_id} debe ser un número entero de 1 o más; "
         "se recibió {value!r}."
     ),
+    "table_size_seating": gettext_noop("Una mesa lleva 3 o 4 jugadores; esta tiene {size}."),
+    # Table victory points (tournaments/scoring/table.py; seed 004, SCORING.md §4)
+    "table_size": gettext_noop(
+        "Una mesa lleva 3 o 4 jugadores, uno por resultado; se anotaron {count} resultado(s)."
+    ),
+    "score_missing": gettext_noop(
+        "Falta el resultado (puntos de victoria) del puesto {seat} de la mesa."
+    ),
+    "not_integer_vp": gettext_noop(  # message for code "not_integer" on table scores
+        "Los puntos de victoria deben ser un número entero de 0 o más; se recibió {value!r}."
+    ),
+    "negative_score": gettext_noop(
+        "Los puntos de victoria no pueden ser negativos: el puesto {seat} tiene {value}."
+    ),
+    "neutral_table_size": gettext_noop(  # message for code "table_size" (neutral player)
+        "El jugador neutral solo se calcula en una mesa de 3 jugadores; se recibieron "
+        "{count} resultado(s)."
+    ),
+    "table_seats": gettext_noop(
+        "Una mesa de la ronda {round} tiene {players} jugador(es) y {scores} resultado(s): "
+        "debe haber un resultado por jugador."
+    ),
+    "table_round_twice": gettext_noop(  # message for code "round_entry_twice" (table games)
+        "El jugador {entry_id} tiene más de una mesa o descanso en la ronda {round}."
+    ),
+    # Seating at tables (tournaments/pairing/seating.py; SCORING.md §4 "Seating", §1)
+    "too_few_players": gettext_noop(
+        "Se necesitan al menos {minimum} jugadores para sentar una ronda; hay {count}."
+    ),
+    "duplicate_player": gettext_noop("El jugador {player_id} aparece dos veces en la lista."),
+    "invalid_seating_mode": gettext_noop(
+        "Modo de mesas desconocido: {mode!r} (table: juegos de mesa; partners: dominó "
+        "individual con compañero rotativo)."
+    ),
+    "table_mode": gettext_noop(
+        "En los juegos de mesa de 3–4 jugadores cada inscripción es un jugador: elige la modalidad «mano a mano» (individual)."
+    ),
 }

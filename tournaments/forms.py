@@ -40,8 +40,6 @@ class TournamentForm(forms.ModelForm):
 
     def clean_system(self):
         system = self.cleaned_data["system"]
-        if system not in (Tournament.System.DOMINO, Tournament.System.SWISS):
-            raise forms.ValidationError(_("Los torneos de mesa de 3–4 jugadores aún no se pueden crear aquí."))
         return system
 
 

@@ -1,6 +1,7 @@
-"""Spreadsheet in: dominó results and castigos from CSV files (DESIGN.md, "Writes").
+"""Spreadsheet in: dominó results, match-play results and castigos from CSV files (DESIGN.md,
+"Writes").
 
-Both imports are all-or-nothing: the whole file is checked first, every bad line is collected
+Every import is all-or-nothing: the whole file is checked first, every bad line is collected
 (line numbers count the header as line 1), and if any line is wrong nothing is stored and
 ``ImportRefused`` lists them all. A good file is written in one transaction, through the
 services where they fit, with simple-history recording the acting user.
@@ -15,6 +16,18 @@ A side is one name (mano a mano) or two joined by `` & `` (the pair of a pairs t
 the two players sitting on that side in an individual tournament). A line with ``side_b`` and
 both tantos empty is a bye (descanso) of the entry or entries in ``side_a``. Each result is
 validated with ``scoring.domino.validate_result`` (seed 003, SCORING.md §1).
+
+Match-play file of a swiss tournament (header exactly ``MATCH_HEADER``)::
+
+    round,table,player_a,player_b,games_a,games_b,games_drawn,drop
+    1,1,Ana Ruiz,Beto Gil,2,1,,
+    1,2,Carla Paz,Dani Sol,1,1,1,b
+    1,,Eva Mar,,,,,
+
+Each match is checked with ``scoring.swiss.validate_match`` against the tournament's best-of
+(seed 000, SCORING.md §3); a line with ``player_b`` and the three games columns empty is a bye;
+``drop`` (``a``, ``b``, ``both`` or empty) drops that side's entry after the line's round.
+See ``import_match_results``.
 """
 from __future__ import annotations
 
@@ -31,15 +44,28 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import services
-from tournaments.errors import DomainError, ResultError
-from tournaments.models import Bye, Castigo, Player, Result, Round, Seat, Table, Tournament
-from tournaments.scoring import domino
+from tournaments.errors import MESSAGES, DomainError, ResultError
+from tournaments.models import (
+    Bye,
+    Castigo,
+    MatchResult,
+    Player,
+    Result,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournaments.scoring import domino, swiss
 
 RESULTS_HEADER = (
     "round", "table", "side_a", "side_b", "tantos_a", "tantos_b", "ended_by_time", "forfeit",
     "played_at",
 )
 CASTIGOS_HEADER = ("round", "player", "tantos", "reason")
+MATCH_HEADER = (
+    "round", "table", "player_a", "player_b", "games_a", "games_b", "games_drawn", "drop",
+)
 MAX_LINES = 20_000
 MAX_ROUND = 99
 MAX_TABLE = 9999
@@ -298,11 +324,12 @@ class _ByeLine:
     line: int
     round: int
     entries: list[_E]
+    drops: list[_E] = field(default_factory=list)  # match play: entries dropped after the round
 
 
 @dataclass
 class _Plan:
-    games: list[_Game] = field(default_factory=list)
+    games: list = field(default_factory=list)  # ``_Game`` (dominó) or ``_Match`` (match play)
     byes: list[_ByeLine] = field(default_factory=list)
     errors: list[LineError] = field(default_factory=list)
 
@@ -343,23 +370,29 @@ def _parse_result_line(t: Tournament, who: _Directory, line: int, f: list[str]):
     return _Game(line, number, table, a_entries, b_entries, a, b, by_time, forfeit, played_at)
 
 
-def _plan_results(t: Tournament, rows: list[tuple[int, list[str]]]) -> tuple[_Plan, _Directory]:
-    """Parse every line and check it against the file and the database; collect all errors."""
+def _entries_of(item) -> list[_E]:
+    """The entries a planned line names: both sides of a game or match, or those resting."""
+    return item.entries if isinstance(item, _ByeLine) else item.side_a + item.side_b
+
+
+def _plan_results(
+    t: Tournament, rows: list[tuple[int, list[str]]], parse=_parse_result_line
+) -> tuple[_Plan, _Directory]:
+    """Parse every line with ``parse`` (dominó or match play) and check it against the file and
+    the database; collect all errors."""
     who = _Directory(t)
     plan = _Plan()
     seen_entry: dict[tuple[int, tuple], int] = {}
     seen_table: dict[tuple[int, int], int] = {}
     for line, fields in rows:
         try:
-            item = _parse_result_line(t, who, line, fields)
-            if isinstance(item, _Game):
+            item = parse(t, who, line, fields)
+            if not isinstance(item, _ByeLine):
                 other = seen_table.get((item.round, item.table))
                 if other:
                     raise DomainError("table_twice", table=item.table, round=item.round,
                                       other=other)
-                entries = item.side_a + item.side_b
-            else:
-                entries = item.entries
+            entries = _entries_of(item)
             for e in entries:
                 other = seen_entry.get((item.round, e.key))
                 if other:
@@ -370,11 +403,11 @@ def _plan_results(t: Tournament, rows: list[tuple[int, list[str]]]) -> tuple[_Pl
             continue
         for e in entries:
             seen_entry[(item.round, e.key)] = line
-        if isinstance(item, _Game):
+        if isinstance(item, _ByeLine):
+            plan.byes.append(item)
+        else:
             seen_table[(item.round, item.table)] = line
             plan.games.append(item)
-        else:
-            plan.byes.append(item)
     _check_against_database(t, plan)
     return plan, who
 
@@ -392,7 +425,7 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
     tables = {
         (tbl.round.number, tbl.number): tbl
         for tbl in Table.objects.filter(round__in=rounds.values())
-        .select_related("round", "result").prefetch_related("seats__entry__player1",
+        .select_related("round", "result", "match_result").prefetch_related("seats__entry__player1",
                                                             "seats__entry__player2")
     }
     seats: dict[int, dict[tuple, int]] = {}  # round -> entry key -> table number
@@ -423,7 +456,7 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
             g.action = "same"
         elif want == (have[1], have[0]):
             g.action = "flip"
-        elif tbl.result_or_none is None:
+        elif tbl.any_result is None:
             g.action = "reseat"
         else:
             seated = " contra ".join(tbl.side_name(s) or "—" for s in ("A", "B"))
@@ -436,8 +469,7 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
     in_file_tables = {(g.round, g.table) for g in plan.games}
     in_file_byes = {(b.round, e.key) for b in plan.byes for e in b.entries}
     for item in [*plan.games, *plan.byes]:
-        entries = item.side_a + item.side_b if isinstance(item, _Game) else item.entries
-        for e in entries:
+        for e in _entries_of(item):
             table_no = seats.get(item.round, {}).get(e.key)
             if table_no is not None and (item.round, table_no) not in in_file_tables:
                 where = f"mesa {table_no}"
@@ -450,7 +482,8 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
             break
 
 
-def _seat(acting_user, table: Table, rnd: Round, g: _Game) -> None:
+def _seat(acting_user, table: Table, rnd: Round, g) -> None:
+    """Seat a planned game's or match's sides at ``table``."""
     for side, entries in (("A", g.side_a), ("B", g.side_b)):
         for pos, e in enumerate(entries, start=1):
             services._audit(
@@ -493,45 +526,11 @@ def _apply_results(
     acting_user, t: Tournament, plan: _Plan, who: _Directory
 ) -> services.ImportReport:
     report = services.ImportReport()
-    for p in who.new_players:
-        p.player = services.create_player(acting_user=acting_user, full_name=p.name)
-        report.players_created += 1
-    for e in who.new_entries:
-        e.entry = services.register_entry(
-            acting_user=acting_user, tournament=t, players=[p.player for p in e.players]
-        )
-        report.entries_created += 1
-
-    numbers = sorted({g.round for g in plan.games} | {b.round for b in plan.byes})
-    rounds = {r.number: r for r in Round.objects.select_for_update().filter(tournament=t)}
-    for number in numbers:
-        if number not in rounds:
-            rounds[number] = services._audit(Round(tournament=t, number=number), acting_user)
-            rounds[number].save()
-    if numbers and t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        t.status = Tournament.Status.RUNNING
-        services._audit(t, acting_user).save()
-
+    _register_planned(acting_user, t, who, report)
+    rounds = _open_rounds(acting_user, t, plan)
     touched: list[int] = []
     entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
-    existing = {
-        (tbl.round_id, tbl.number): tbl
-        for tbl in Table.objects.select_for_update(of=("self",))
-        .filter(round__in=[rounds[n] for n in numbers])
-        .select_related("result")
-    }
-    tables: list[Table] = []
-    for g in plan.games:  # first empty every table to re-seat, so entries can move between them
-        rnd = rounds[g.round]
-        table = existing.get((rnd.pk, g.table))
-        if table is None:
-            table = services._audit(Table(round=rnd, number=g.table), acting_user)
-            table.save()
-        if g.action == "reseat":
-            for seat in list(table.seats.all()):
-                services._audit(seat, acting_user).delete()
-        tables.append(table)
-    for g, table in zip(plan.games, tables, strict=True):
+    for g, table in zip(plan.games, _prepare_tables(acting_user, plan, rounds), strict=True):
         rnd = rounds[g.round]
         if g.action in ("new", "reseat"):
             _seat(acting_user, table, rnd, g)
@@ -558,6 +557,68 @@ def _apply_results(
         services._audit(table, acting_user).save()
         touched.append(table.pk)
 
+    _record_byes(acting_user, t, plan, rounds, report)
+    if touched:
+        services._after_commit(touched)
+    return report
+
+
+def _register_planned(acting_user, t: Tournament, who: _Directory,
+                      report: services.ImportReport) -> None:
+    """Create the players and register the entries the file named but the database lacks."""
+    for p in who.new_players:
+        p.player = services.create_player(acting_user=acting_user, full_name=p.name)
+        report.players_created += 1
+    for e in who.new_entries:
+        e.entry = services.register_entry(
+            acting_user=acting_user, tournament=t, players=[p.player for p in e.players]
+        )
+        report.entries_created += 1
+
+
+def _open_rounds(acting_user, t: Tournament, plan: _Plan) -> dict[int, Round]:
+    """The tournament's rounds by number (locked), creating those the file names; a tournament
+    in draft or registration starts running."""
+    numbers = sorted({g.round for g in plan.games} | {b.round for b in plan.byes})
+    rounds = {r.number: r for r in Round.objects.select_for_update().filter(tournament=t)}
+    for number in numbers:
+        if number not in rounds:
+            rounds[number] = services._audit(Round(tournament=t, number=number), acting_user)
+            rounds[number].save()
+    if numbers and t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        t.status = Tournament.Status.RUNNING
+        services._audit(t, acting_user).save()
+    return rounds
+
+
+def _prepare_tables(acting_user, plan: _Plan, rounds: dict[int, Round]) -> list[Table]:
+    """The table of each planned game, in ``plan.games`` order (locked; created when missing).
+
+    Every table to re-seat is emptied first, so entries can move between tables."""
+    numbers = {g.round for g in plan.games}
+    existing = {
+        (tbl.round_id, tbl.number): tbl
+        for tbl in Table.objects.select_for_update(of=("self",))
+        .filter(round__in=[rounds[n] for n in numbers])
+        .select_related("result", "match_result")
+    }
+    tables: list[Table] = []
+    for g in plan.games:
+        rnd = rounds[g.round]
+        table = existing.get((rnd.pk, g.table))
+        if table is None:
+            table = services._audit(Table(round=rnd, number=g.table), acting_user)
+            table.save()
+        if g.action == "reseat":
+            for seat in list(table.seats.all()):
+                services._audit(seat, acting_user).delete()
+        tables.append(table)
+    return tables
+
+
+def _record_byes(acting_user, t: Tournament, plan: _Plan, rounds: dict[int, Round],
+                 report: services.ImportReport) -> None:
+    """Store the file's byes not yet recorded (``report.byes`` counts the new ones)."""
     existing_byes = set(
         Bye.objects.filter(round__tournament=t).values_list("round__number", "entry_id")
     )
@@ -568,6 +629,233 @@ def _apply_results(
             services._audit(Bye(round=rounds[item.round], entry=e.entry), acting_user).save()
             existing_byes.add((item.round, e.entry.pk))
             report.byes += 1
+
+
+# --- match play (swiss) ------------------------------------------------------------------------
+
+#: Messages of the codes only the match-play import uses (the others are in errors.MESSAGES).
+MATCH_MESSAGES = {
+    "import_not_swiss": (
+        "Este torneo no es suizo (match play): este archivo de encuentros solo se importa en "
+        "torneos suizos."
+    ),
+    "games_missing": (
+        "Faltan las partidas ganadas por el lado {side}; solo una ronda libre (player_b vacío) "
+        "deja vacías las partidas."
+    ),
+    "bad_drop": "«drop» debe estar vacío o ser «a», «b» o «both»; se recibió «{value}».",
+    "bye_drop": (
+        "En una ronda libre solo puede retirarse player_a («drop» vacío o «a»); "
+        "se recibió «{value}»."
+    ),
+    "bye_line_games": (
+        "Una ronda libre (player_b vacío) no lleva partidas: cuenta siempre como un encuentro "
+        "ganado 2–0. Borra las partidas o escribe el rival."
+    ),
+    "drop_before_later_round": (
+        "«{name}» no puede retirarse después de la ronda {round}: ya juega o descansa en la "
+        "ronda {later}."
+    ),
+}
+_DROPS = {"": (), "a": ("A",), "b": ("B",), "both": ("A", "B")}
+_GAMES = re.compile(r"[0-9]{1,3}")
+
+
+def _match_error(code: str, **params) -> DomainError:
+    return DomainError(code, message=MATCH_MESSAGES.get(code), **params)
+
+
+@dataclass
+class MatchImportReport(services.ImportReport):
+    """``services.ImportReport`` plus ``drops``: entries whose drop round the file set."""
+
+    drops: int = 0
+
+
+@dataclass
+class _Match:
+    line: int
+    round: int
+    table: int
+    side_a: list[_E]  # one entry per side
+    side_b: list[_E]
+    games_a: int
+    games_b: int
+    games_drawn: int
+    drops: list[_E]
+    action: str = "new"  # new | same | flip | reseat
+
+
+def _games(value: str, side: str) -> int:
+    if value == "":
+        raise _match_error("games_missing", side=side)
+    if not _GAMES.fullmatch(value):
+        raise ResultError("not_integer", message=MESSAGES["not_integer_games"], value=value[:20])
+    return int(value)
+
+
+def _match_side(who: _Directory, value: str, side: str) -> _E:
+    """The one entry of a match side: a pair "Ana & Beto" in a pairs tournament, else a player."""
+    names = _names(value)
+    size = 2 if who.t.mode == Tournament.Mode.PAIRS else 1
+    if len(names) != size or not all(names):
+        raise DomainError("side_names", side=side, size=size, value=value)
+    return who.entry([who.player(n) for n in names])
+
+
+def _parse_match_line(t: Tournament, who: _Directory, line: int, f: list[str]):
+    """One match-play line → ``_Match`` or ``_ByeLine``; raises DomainError for the first
+    problem."""
+    if len(f) != len(MATCH_HEADER):
+        raise DomainError("field_count", found=len(f), expected=len(MATCH_HEADER))
+    rnd_s, table_s, name_a, name_b, ga, gb, gd, drop_s = f
+    number = _positive(rnd_s, "bad_round", MAX_ROUND)
+    drop = unicodedata.normalize("NFC", drop_s).casefold()
+    if drop not in _DROPS:
+        raise _match_error("bad_drop", value=drop_s[:20])
+    if name_b == "":
+        if ga or gb or gd:
+            raise _match_error("bye_line_games")
+        if drop not in ("", "a"):
+            raise _match_error("bye_drop", value=drop_s)
+        if table_s:
+            _positive(table_s, "bad_table", MAX_TABLE)
+        entry = _match_side(who, name_a, "A")
+        return _ByeLine(line, number, [entry], drops=[entry] if drop else [])
+    if table_s == "":
+        raise DomainError("table_required")
+    table = _positive(table_s, "bad_table", MAX_TABLE)
+    a, b = _match_side(who, name_a, "A"), _match_side(who, name_b, "B")
+    if a.key == b.key:
+        raise DomainError("player_twice_in_row", name=a.name)
+    games = (_games(ga, "A"), _games(gb, "B"), _games(gd, "empates") if gd else 0)
+    swiss.validate_match(*games, best_of=t.best_of)
+    drops = [e for side, e in (("A", a), ("B", b)) if side in _DROPS[drop]]
+    return _Match(line, number, table, [a], [b], *games, drops=drops)
+
+
+def _check_drops(t: Tournament, plan: _Plan) -> dict[tuple, int]:
+    """Drops against the rounds played; returns entry key → the round the file drops it after.
+
+    An entry dropped after round r (by this file, else already in the database) cannot play or
+    rest a later round of the file, nor be dropped before a later round it already has in the
+    database that the file does not name. If the file drops an entry twice the earlier round
+    counts (the later line is then refused). A file never takes a drop back: that is
+    ``services.undrop_entry``.
+    """
+    items = sorted([*plan.games, *plan.byes], key=lambda i: i.line)
+    dropped: dict[tuple, tuple[int, int]] = {}  # entry key -> (round, line)
+    for item in items:
+        for e in item.drops:
+            if e.key not in dropped or item.round < dropped[e.key][0]:
+                dropped[e.key] = (item.round, item.line)
+    in_file = set()
+    for item in items:
+        for e in _entries_of(item):
+            in_file.add((item.round, e.key))
+            if e.key in dropped:
+                after = dropped[e.key][0]
+            elif e.entry is not None and e.entry.dropped_after_round is not None:
+                after = e.entry.dropped_after_round
+            else:
+                continue
+            if item.round > after:
+                plan.errors.append(_error(item.line, "entry_dropped", name=e.name, round=after))
+                break
+    known = {e.entry.pk: e for item in items for e in item.drops if e.entry is not None}
+    later: dict[tuple, int] = {}
+    for model in (Seat, Bye):
+        for entry_id, number in model.objects.filter(
+            round__tournament=t, entry_id__in=known
+        ).values_list("entry_id", "round__number"):
+            e = known[entry_id]
+            if number > dropped[e.key][0] and (number, e.key) not in in_file:
+                later[e.key] = max(later.get(e.key, 0), number)
+    for key, number in later.items():
+        after, line = dropped[key]
+        e = next(e for e in known.values() if e.key == key)
+        exc = _match_error("drop_before_later_round", name=e.name, round=after, later=number)
+        plan.errors.append(LineError(line, exc.code, exc.message))
+    return {key: after for key, (after, _line) in dropped.items()}
+
+
+def import_match_results(*, acting_user, tournament: Tournament, data: bytes | str
+                         ) -> services.ImportReport:
+    """Import match-play results of a swiss tournament from a CSV file (bytes or text); all or
+    nothing (seed 000, SCORING.md §3).
+
+    Header exactly ``MATCH_HEADER``
+    (``round,table,player_a,player_b,games_a,games_b,games_drawn,drop``). A side is one player
+    (mano a mano or individual) or a pair "Ana & Beto" (pairs tournament) — one entry per side.
+    ``games_a``/``games_b`` are required, ``games_drawn`` empty means 0, and each match must be
+    possible in the tournament's best-of (``scoring.swiss.validate_match``). A line with
+    ``player_b`` and the three games columns empty is a bye of ``player_a`` (its table may be
+    empty and is ignored). ``drop`` empty, ``a``, ``b`` or ``both`` (``a`` only on a bye): that
+    side's entry is dropped after the line's round (``Entry.dropped_after_round``, as
+    ``services.drop_entry``); an entry cannot play after its drop (``_check_drops``).
+
+    Like ``import_domino_results``: players matched by exact name and created if unknown,
+    single-player (or pair) entries registered if missing, missing rounds and tables created;
+    a round/table already in the tournament is corrected (its version grows, history keeps the
+    old values), the same entries on swapped sides are the same match (the games follow their
+    entries), and a table with a result and other entries is refused ("seats_differ").
+
+    Returns ``MatchImportReport`` (a ``services.ImportReport``: results created / changed /
+    unchanged, byes, players and entries created, plus ``drops`` set). Raises
+    ``ImportRefused`` (file-level codes as ``import_domino_results``; per line
+    ``validate_match`` codes "above_wins_needed", "too_many_games", "empty_match",
+    "not_integer"; "games_missing", "bad_drop", "bye_drop", "bye_line_games",
+    "entry_dropped", "drop_before_later_round", "entry_twice_in_round", "table_twice",
+    "round_closed", "seats_differ", "entry_elsewhere" ...) or DomainError "import_not_swiss".
+    Nothing is stored on error.
+    """
+    text = _decode(data)
+    rows = _read_rows(text, MATCH_HEADER)
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if t.system != Tournament.System.SWISS:
+            raise _match_error("import_not_swiss")
+        plan, who = _plan_results(t, rows, _parse_match_line)
+        drops = _check_drops(t, plan)
+        if plan.errors:
+            raise ImportRefused(plan.errors)
+        return _apply_matches(acting_user, t, plan, who, drops)
+
+
+def _apply_matches(acting_user, t: Tournament, plan: _Plan, who: _Directory,
+                   drops: dict[tuple, int]) -> MatchImportReport:
+    report = MatchImportReport()
+    _register_planned(acting_user, t, who, report)
+    rounds = _open_rounds(acting_user, t, plan)
+    touched: list[int] = []
+    entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    for m, table in zip(plan.games, _prepare_tables(acting_user, plan, rounds), strict=True):
+        if m.action in ("new", "reseat"):
+            _seat(acting_user, table, rounds[m.round], m)
+        a, b = (m.games_b, m.games_a) if m.action == "flip" else (m.games_a, m.games_b)
+        result = table.match_result_or_none
+        if result is None:
+            result = MatchResult(table=table)
+            report.created += 1
+        elif (result.games_a, result.games_b, result.games_drawn) == (a, b, m.games_drawn):
+            report.unchanged += 1
+            continue
+        else:
+            report.changed += 1
+        result.games_a, result.games_b, result.games_drawn = a, b, m.games_drawn
+        result.entered_by = entered_by
+        services._audit(result, acting_user).save()
+        table.version += 1
+        services._audit(table, acting_user).save()
+        touched.append(table.pk)
+
+    _record_byes(acting_user, t, plan, rounds, report)
+    entries = {e.key: e for item in [*plan.games, *plan.byes] for e in item.drops}
+    for key, after in drops.items():
+        entry = entries[key].entry
+        if entry.dropped_after_round != after:
+            services.drop_entry(acting_user=acting_user, entry=entry, after_round=after)
+            report.drops += 1
     if touched:
         services._after_commit(touched)
     return report
@@ -650,6 +938,7 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
 
 
 __all__ = [
-    "CASTIGOS_HEADER", "ImportRefused", "LineError", "MAX_LINES", "RESULTS_HEADER",
-    "import_castigos", "import_domino_results",
+    "CASTIGOS_HEADER", "ImportRefused", "LineError", "MATCH_HEADER", "MAX_LINES",
+    "MatchImportReport", "RESULTS_HEADER", "import_castigos", "import_domino_results",
+    "import_match_results",
 ]

@@ -165,7 +165,40 @@ class Tournament(models.Model):
         """
         if self.system == self.System.SWISS:
             return self._swiss_standings()
+        if self.system == self.System.TABLE:
+            return self._table_standings()
         return self._domino_standings()
+
+    def _table_standings(self) -> list[StandingLine]:
+        """Table-game standings (seed 004, SCORING.md §4): four queries whatever the size.
+        Competitors are single-player entries; a bye gives 3 points and no VP."""
+        from tournaments.scoring import table as table_scoring
+
+        entries = {e.pk: e for e in self.entries.select_related("player1", "player2")}
+        seated: dict[int, list[tuple[int, int, int]]] = {}
+        for table_id, entry_id, position, vp in Seat.objects.filter(
+            round__tournament=self, table__table_result__isnull=False
+        ).values_list("table_id", "entry_id", "position", "vp"):
+            seated.setdefault(table_id, []).append((position, entry_id, vp))
+        games = []
+        for table_id, number, by_time in TableResult.objects.filter(
+            table__round__tournament=self
+        ).values_list("table_id", "table__round__number", "ended_by_time"):
+            seats = sorted(seated.get(table_id, []))
+            if 3 <= len(seats) <= 4 and all(vp is not None for _, _, vp in seats):
+                games.append(table_scoring.TableGame(
+                    round_number=number, player_ids=tuple(e for _, e, _ in seats),
+                    scores=tuple(vp for _, _, vp in seats), ended_by_time=by_time,
+                ))
+        byes = [
+            table_scoring.TableBye(round_number=number, player_id=entry_id)
+            for entry_id, number in Bye.objects.filter(round__tournament=self).values_list(
+                "entry_id", "round__number"
+            )
+        ]
+        sorteo = dict(Sorteo.objects.filter(tournament=self).values_list("entry_id", "lot"))
+        rows = table_scoring.standings(list(entries), games, byes=byes, sorteo=sorteo)
+        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
 
     def propose_pairings(self, round_number: int, *, seed: int):
         """Propose the tables of ``round_number`` by Swiss pairing (``pairing.swiss.pair_round``)
@@ -211,6 +244,51 @@ class Tournament(models.Model):
         first = not Seat.objects.filter(round__tournament=self, round__number__lt=round_number).exists()
         pairing = swiss_pairing.pair_round(pool, seed=seed, first_round=first)
         return pairing, {line.entry.pk: line for line in lines}
+
+    def propose_seating(self, round_number: int, *, seed: int):
+        """Propose the tables of ``round_number`` for 4-at-a-table play: the table-game system
+        (tables of 3–4, ``pairing.seating.seat_table_game``) or individual dominó with rotating
+        partners (tables of exactly 4, seats 1 & 3 against 2 & 4,
+        ``pairing.seating.seat_rotating_partners``). Competitors are single-player entries,
+        ranked by the current standings; who met whom and who partnered whom come from the
+        earlier rounds. Returns ``(seating, lines_by_entry)``.
+        """
+        from tournaments.pairing import seating as seating_engine
+
+        lines = self.standings()
+        met: dict[int, set[int]] = {}
+        partners: dict[int, set[int]] = {}
+        tables: dict[int, list[tuple[str, int]]] = {}
+        for table_id, entry_id, side in Seat.objects.filter(
+            round__tournament=self, round__number__lt=round_number
+        ).values_list("table_id", "entry_id", "side"):
+            tables.setdefault(table_id, []).append((side, entry_id))
+        for seats in tables.values():
+            for side, e in seats:
+                for other_side, o in seats:
+                    if o != e:
+                        met.setdefault(e, set()).add(o)
+                        if other_side == side and self.system == self.System.DOMINO:
+                            partners.setdefault(e, set()).add(o)
+        byes: dict[int, int] = {}
+        for entry_id in Bye.objects.filter(round__tournament=self, round__number__lt=round_number).values_list(
+            "entry_id", flat=True
+        ):
+            byes[entry_id] = byes.get(entry_id, 0) + 1
+        pool = [
+            seating_engine.SeatingPlayer(
+                player_id=line.entry.pk, rank=rank, met=frozenset(met.get(line.entry.pk, ())),
+                partners=frozenset(partners.get(line.entry.pk, ())), byes=byes.get(line.entry.pk, 0),
+            )
+            for rank, line in enumerate(lines, start=1)
+            if line.entry.dropped_after_round is None or line.entry.dropped_after_round >= round_number
+        ]
+        first = not tables
+        if self.system == self.System.TABLE:
+            result = seating_engine.seat_table_game(pool, seed=seed, first_round=first)
+        else:
+            result = seating_engine.seat_rotating_partners(pool, seed=seed, first_round=first)
+        return result, {line.entry.pk: line for line in lines}
 
     def _swiss_standings(self) -> list[StandingLine]:
         """Swiss standings (seed 000, SCORING.md §3): five queries whatever the size."""
@@ -284,11 +362,12 @@ class Tournament(models.Model):
 class StandingLine:
     """One line of a standings table: the pure ``StandingRow`` and its ``Entry``."""
 
-    __slots__ = ("row", "entry")
+    __slots__ = ("row", "entry", "round_points")
 
     def __init__(self, row, entry):
         self.row = row
         self.entry = entry
+        self.round_points = []
 
     def __getattr__(self, name):
         return getattr(self.row, name)
@@ -396,7 +475,8 @@ class Table(models.Model):
         loaded: three queries whatever the number of tables."""
         return (
             cls.objects.select_related(
-                "result", "result__entered_by", "match_result", "match_result__entered_by"
+                "result", "result__entered_by", "match_result", "match_result__entered_by",
+                "table_result", "table_result__entered_by",
             )
             .prefetch_related(
                 models.Prefetch(
@@ -432,9 +512,16 @@ class Table(models.Model):
             return None
 
     @property
+    def table_result_or_none(self) -> TableResult | None:
+        try:
+            return self.table_result
+        except TableResult.DoesNotExist:
+            return None
+
+    @property
     def any_result(self):
-        """The table's result whatever the system (dominó ``Result`` or ``MatchResult``), or None."""
-        return self.result_or_none or self.match_result_or_none
+        """The table's result whatever the system (``Result``, ``MatchResult`` or ``TableResult``)."""
+        return self.result_or_none or self.match_result_or_none or self.table_result_or_none
 
 
 class Seat(models.Model):
@@ -449,6 +536,10 @@ class Seat(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
     side = models.CharField(max_length=1, choices=Side)
     position = models.PositiveSmallIntegerField(default=1)
+    vp = models.PositiveIntegerField(
+        _("puntos de victoria (VP)"), null=True, blank=True,
+        help_text=_("Solo juegos de mesa de 3–4 jugadores: la puntuación del jugador en la partida."),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -536,6 +627,26 @@ class MatchResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}: {self.games_a}–{self.games_b}–{self.games_drawn}"
+
+
+class TableResult(models.Model):
+    """The end of a 3–4 player table game (system "table"): whether it ended by time; each
+    player's in-game score (VP) is on their ``Seat.vp`` (seed 004, SCORING.md §4)."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="table_result")
+    ended_by_time = models.BooleanField(_("terminó por tiempo"), default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("resultado de mesa (3–4 jugadores)")
+        verbose_name_plural = _("resultados de mesa (3–4 jugadores)")
+
+    def __str__(self) -> str:
+        return f"{self.table}{' (tiempo)' if self.ended_by_time else ''}"
 
 
 class Castigo(models.Model):

@@ -21,6 +21,7 @@ from tournaments.models import (
     Castigo,
     Entry,
     MatchResult,
+    TableResult,
     Player,
     Result,
     Round,
@@ -177,6 +178,8 @@ def _check_tournament(t: Tournament) -> None:
         raise DomainError("invalid_bye_rule", bye_rule=t.bye_rule)
     if t.status not in Tournament.Status.values:
         raise DomainError("invalid_status", status=t.status)
+    if t.system == Tournament.System.TABLE and t.mode != Tournament.Mode.SINGLE:
+        raise DomainError("table_mode")
     if int(t.best_of) not in (1, 3, 5):
         raise DomainError("invalid_best_of", best_of=t.best_of)
     if not 1 <= int(t.rounds_planned) <= 99:
@@ -294,34 +297,72 @@ def set_pairings(
     "round_closed", "no_tables", "invalid_round_number".
     """
     t = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if not 1 <= int(round_number) <= 99:
-        raise DomainError("invalid_round_number")
+    if t.system == Tournament.System.TABLE:
+        raise DomainError("wrong_system")
     size = _side_size(t)
-    seen: set[int] = set()
     if not tables:
         raise DomainError("no_tables")
+    for side_a, side_b in tables:
+        if len(side_a) != size or len(side_b) != size:
+            raise DomainError("side_size", size=size)
+    layout = [
+        [(e, "A", pos) for pos, e in enumerate(side_a, start=1)]
+        + [(e, "B", pos) for pos, e in enumerate(side_b, start=1)]
+        for side_a, side_b in tables
+    ]
+    return _write_round(acting_user=acting_user, t=t, round_number=round_number, layout=layout, seed=seed)
+
+
+@transaction.atomic
+def set_seating(
+    *, acting_user, tournament: Tournament, round_number: int, tables: Sequence[Sequence[Entry]],
+    seed: int | None = None,
+) -> Round:
+    """Seat a round of a 3–4 player table game: ``tables`` lists each table's entries in seat
+    order, table 1 first (SCORING.md §4, Seating). Unseated entries rest (byes).
+
+    Raises DomainError "table_size_seating" (a table of fewer than 3 or more than 4), "wrong_system",
+    and the checks of ``set_pairings`` ("entry_twice", "foreign_entry", "round_closed" ...).
+    """
+    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if t.system != Tournament.System.TABLE:
+        raise DomainError("wrong_system")
+    if not tables:
+        raise DomainError("no_tables")
+    for seats in tables:
+        if not 3 <= len(seats) <= 4:
+            raise DomainError("table_size_seating", size=len(seats))
+    layout = [[(e, "A", pos) for pos, e in enumerate(seats, start=1)] for seats in tables]
+    return _write_round(acting_user=acting_user, t=t, round_number=round_number, layout=layout, seed=seed)
+
+
+def _write_round(*, acting_user, t: Tournament, round_number: int, layout, seed: int | None) -> Round:
+    """Check and store a round's tables: ``layout`` is, per table, [(entry, side, position)].
+    Entries of ``t`` left unseated (and not dropped) get a bye. Runs inside the caller's
+    transaction with ``t`` locked."""
+    if not 1 <= int(round_number) <= 99:
+        raise DomainError("invalid_round_number")
     entry_ids = set(t.entries.values_list("pk", flat=True))
     dropped = dict(
         t.entries.filter(dropped_after_round__isnull=False).values_list("pk", "dropped_after_round")
     )
-    for side_a, side_b in tables:
-        for side in (side_a, side_b):
-            if len(side) != size:
-                raise DomainError("side_size", size=size)
-            for e in side:
-                if e.pk not in entry_ids:
-                    raise DomainError("foreign_entry", name=e.name)
-                if e.pk in seen:
-                    raise DomainError("entry_twice", name=e.name)
-                if e.pk in dropped and dropped[e.pk] < int(round_number):
-                    raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
-                seen.add(e.pk)
+    seen: set[int] = set()
+    for seats in layout:
+        for e, _side, _pos in seats:
+            if e.pk not in entry_ids:
+                raise DomainError("foreign_entry", name=e.name)
+            if e.pk in seen:
+                raise DomainError("entry_twice", name=e.name)
+            if e.pk in dropped and dropped[e.pk] < int(round_number):
+                raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
+            seen.add(e.pk)
     rnd, _created = Round.objects.select_for_update().get_or_create(tournament=t, number=round_number)
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
     if (
         Result.objects.filter(table__round=rnd).exists()
         or MatchResult.objects.filter(table__round=rnd).exists()
+        or TableResult.objects.filter(table__round=rnd).exists()
     ):
         raise DomainError("round_has_results", number=rnd.number)
     if seed is not None:
@@ -330,12 +371,11 @@ def set_pairings(
     rnd.seats.all().delete()
     rnd.tables.all().delete()
     rnd.byes.all().delete()
-    for number, (side_a, side_b) in enumerate(tables, start=1):
+    for number, seats in enumerate(layout, start=1):
         table = _audit(Table(round=rnd, number=number), acting_user)
         table.save()
-        for side, entries in (("A", side_a), ("B", side_b)):
-            for pos, e in enumerate(entries, start=1):
-                _audit(Seat(table=table, round=rnd, entry=e, side=side, position=pos), acting_user).save()
+        for e, side, pos in seats:
+            _audit(Seat(table=table, round=rnd, entry=e, side=side, position=pos), acting_user).save()
     active = t.entries.filter(dropped_after_round__isnull=True) | t.entries.filter(
         dropped_after_round__gte=round_number
     )
@@ -398,7 +438,9 @@ def close_round(*, acting_user, round: Round) -> Round:
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
-    missing = rnd.tables.filter(result__isnull=True, match_result__isnull=True).values_list(
+    missing = rnd.tables.filter(
+        result__isnull=True, match_result__isnull=True, table_result__isnull=True
+    ).values_list(
         "number", flat=True
     )
     if missing:
@@ -532,6 +574,55 @@ def record_match_result(
 
 
 @transaction.atomic
+def record_table_result(
+    *, acting_user, table: Table, scores: dict[int, object], ended_by_time: bool = False,
+    version: int | None,
+) -> TableResult:
+    """Save (create or correct) a 3–4 player table game: ``scores`` maps each seated entry id
+    to its in-game score (VP, a whole number ≥ 0), every seat included.
+
+    Validated with ``scoring.table.validate_table`` (seed 004, SCORING.md §4). Same version
+    check as ``record_result``. Raises ResultError ("score_missing", "negative_score",
+    "not_integer", "table_size") or DomainError ("stale_version", "round_closed",
+    "wrong_system", "foreign_entry"). Nothing is stored on error.
+    """
+    from tournaments.scoring import table as table_scoring
+
+    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    t = tbl.round.tournament
+    _check_writable(tbl, version)
+    if t.system != Tournament.System.TABLE:
+        raise DomainError("wrong_system")
+    seats = list(tbl.seats.select_related("entry__player1").order_by("position"))
+    seated = {s.entry_id for s in seats}
+    unknown = set(scores) - seated
+    if unknown:
+        raise DomainError("foreign_entry", name=", ".join(str(x) for x in sorted(unknown)))
+    values = []
+    for seat in seats:
+        raw = scores.get(seat.entry_id)
+        if raw is None or (isinstance(raw, str) and raw.strip() == ""):
+            raise ResultError("score_missing", name=seat.entry.name)
+        try:
+            values.append(_parse_int(raw, seat.entry.name))
+        except ResultError as exc:
+            raise ResultError(exc.code, name=seat.entry.name, value=str(raw)[:20]) from exc
+    table_scoring.validate_table(values, ended_by_time=bool(ended_by_time))
+    for seat, value in zip(seats, values):
+        if seat.vp != value:
+            seat.vp = value
+            _audit(seat, acting_user).save(update_fields=["vp"])
+    result = tbl.table_result_or_none or TableResult(table=tbl)
+    result.ended_by_time = bool(ended_by_time)
+    result.entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    _audit(result, acting_user).save()
+    tbl.version += 1
+    _audit(tbl, acting_user).save()
+    _after_commit([tbl.pk])
+    return result
+
+
+@transaction.atomic
 def drop_entry(*, acting_user, entry: Entry, after_round: int) -> Entry:
     """Drop an entry after ``after_round``: it keeps its results and stays in the standings but
     is never paired again (SCORING.md §3). Raises "invalid_round_number"."""
@@ -564,6 +655,10 @@ def delete_result(*, acting_user, table: Table, version: int | None) -> None:
     result = tbl.any_result
     if result is None:
         raise DomainError("no_result", table=tbl.number)
+    if isinstance(result, TableResult):
+        for seat in tbl.seats.exclude(vp=None):
+            seat.vp = None
+            _audit(seat, acting_user).save(update_fields=["vp"])
     _audit(result, acting_user).delete()
     tbl.version += 1
     _audit(tbl, acting_user).save()

@@ -25,6 +25,6 @@ class StandingRow:
     # level with: None, "juegos_ganados", "efectividad", "tantos_a_favor", "diferencial", "sorteo"
 
 
-from tournaments.scoring import domino, swiss  # noqa: E402  (need StandingRow defined above)
+from tournaments.scoring import domino, swiss, table  # noqa: E402  (need StandingRow defined above)
 
-SYSTEMS = {"domino": domino, "swiss": swiss}
+SYSTEMS = {"domino": domino, "swiss": swiss, "table": table}

@@ -292,7 +292,9 @@ def import_file(request, slug):
     data = upload.read()
     try:
         if form.cleaned_data["kind"] == "results":
-            report = imports.import_domino_results(acting_user=request.user, tournament=t, data=data)
+            importer = (imports.import_match_results if t.system == Tournament.System.SWISS
+                        else imports.import_domino_results)
+            report = importer(acting_user=request.user, tournament=t, data=data)
             messages.success(request, f"Resultados importados: creados {report.created}, cambiados {report.changed}, sin cambios {report.unchanged}.")
         else:
             n = imports.import_castigos(acting_user=request.user, tournament=t, data=data)
@@ -334,13 +336,59 @@ def sorteo(request, slug):
 
 
 def _pairing_slots(t: Tournament) -> list[str]:
-    return ["a1", "a2", "b1", "b2"] if t.mode == Tournament.Mode.INDIVIDUAL else ["a1", "b1"]
+    """The seat fields of one table on the pairings page. Individual dominó: seats 1 & 3 (side
+    A) against 2 & 4 (side B); table games: seats 1–4 (the 4th may stay empty)."""
+    if t.system == Tournament.System.TABLE:
+        return ["s1", "s2", "s3", "s4"]
+    if t.mode == Tournament.Mode.INDIVIDUAL:
+        return ["a1", "b1", "a2", "b2"]
+    return ["a1", "b1"]
+
+
+SLOT_LABELS = {
+    "a1": "Lado A", "b1": "Lado B", "a2": "Lado A", "b2": "Lado B",
+    "s1": "Asiento 1", "s2": "Asiento 2", "s3": "Asiento 3", "s4": "Asiento 4 (opcional)",
+}
+
+
+def _rows_from_round(t: Tournament, rnd: Round) -> list[dict]:
+    rows = []
+    for table in rnd.tables_with_results():
+        row = {}
+        for seat in table.seats.all():
+            key = f"s{seat.position}" if t.system == Tournament.System.TABLE else f"{seat.side.lower()}{seat.position}"
+            row[key] = str(seat.entry_id)
+        rows.append(row)
+    return rows
+
+
+def _proposal(t: Tournament, number: int, seed: int, by_id: dict):
+    """Rows, the bye(s) and the score of each entry for a proposed round (Swiss pairing, or
+    4-at-a-table seating). Raises DomainError."""
+    if t.system == Tournament.System.TABLE or t.mode == Tournament.Mode.INDIVIDUAL:
+        seating, lines = t.propose_seating(number, seed=seed)
+        if t.system == Tournament.System.TABLE:
+            rows = [{f"s{i}": str(e) for i, e in enumerate(table, start=1)} for table in seating.tables]
+            key = "points"
+        else:
+            rows = [{"a1": str(s1), "b1": str(s2), "a2": str(s3), "b2": str(s4)} for s1, s2, s3, s4 in seating.tables]
+            key = "puntos"
+        byes = [by_id[e] for e in seating.byes if e in by_id]
+    else:
+        pairing, lines = t.propose_pairings(number, seed=seed)
+        rows = [{"a1": str(a), "b1": str(b)} for a, b in pairing.tables]
+        byes = [by_id[pairing.bye]] if pairing.bye in by_id else []
+        key = "match_points" if t.system == Tournament.System.SWISS else "puntos"
+    scores = {pk: line.row.figures.get(key) for pk, line in lines.items()}
+    return rows, byes, scores
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def pairings(request, slug, number):
-    """Build a round's tables by choosing the entries of side A and side B of each table.
+    """Build a round's tables by choosing who sits where (side A / side B, or seats 1–4 of a
+    table game), by hand or from a proposal (``?proponer=1``: Swiss pairing by standings, or
+    the 4-at-a-table seating engine) that the director can change before publishing.
 
     Unseated entries rest (byes). Refused with a message, values kept: an entry twice, an
     incomplete table, a round that already has results.
@@ -349,14 +397,15 @@ def pairings(request, slug, number):
     entries = list(t.entries.select_related("player1", "player2").order_by("player1__full_name"))
     by_id = {e.pk: e for e in entries}
     slots = _pairing_slots(t)
+    table_system = t.system == Tournament.System.TABLE
     per_table = len(slots)
-    n_tables = max(1, len(entries) // per_table)
+    n_tables = max(1, -(-len(entries) // 4) if table_system else len(entries) // per_table)
     rnd = Round.objects.filter(tournament=t, number=number).first()
     rows: list[dict] = []
     error = None
     status = 200
     proposed_seed = None
-    proposal_bye = None
+    proposal_byes: list = []
     scores: dict[int, object] = {}
     if request.method == "POST":
         tables = []
@@ -370,64 +419,54 @@ def pairings(request, slug, number):
             except (ValueError, KeyError):
                 error = "Hay un competidor que no es de este torneo."
                 break
+            if table_system:
+                if len(picked) < 3:
+                    error = f"La mesa {i + 1} tiene {len(picked)} jugador(es): una mesa lleva 3 o 4."
+                    break
+                tables.append([picked[s] for s in slots if s in picked])
+                continue
             if len(picked) != per_table:
                 error = f"La mesa {i + 1} está incompleta: elige todos sus asientos."
                 break
-            tables.append(([picked[s] for s in slots if s.startswith("a")],
-                           [picked[s] for s in slots if s.startswith("b")]))
+            tables.append(([picked[s] for s in ("a1", "a2") if s in picked],
+                           [picked[s] for s in ("b1", "b2") if s in picked]))
         seed_text = request.POST.get("seed", "")
         seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 12 else None
         if error is None:
             try:
-                services.set_pairings(
-                    acting_user=request.user, tournament=t, round_number=number, tables=tables, seed=seed
-                )
+                write = services.set_seating if table_system else services.set_pairings
+                write(acting_user=request.user, tournament=t, round_number=number, tables=tables, seed=seed)
             except DomainError as exc:
                 error = exc.message
         if error is None:
-            messages.success(request, f"Emparejamientos de la ronda {number} guardados.")
+            messages.success(request, f"Mesas de la ronda {number} guardadas.")
             return redirect("manage:round", slug=t.slug, number=number)
         status = 400
-    elif request.GET.get("proponer") == "1" and t.mode != Tournament.Mode.INDIVIDUAL:
+    elif request.GET.get("proponer") == "1":
         seed = secrets.randbits(31)
         try:
-            pairing, lines = t.propose_pairings(number, seed=seed)
+            rows, proposal_byes, scores = _proposal(t, number, seed, by_id)
         except DomainError as exc:
             error, status = exc.message, 400
         else:
             proposed_seed = seed
-            for a, b in pairing.tables:
-                rows.append({"a1": str(a), "b1": str(b)})
-            proposal_bye = by_id.get(pairing.bye) if pairing.bye else None
-            score_key = "match_points" if t.system == Tournament.System.SWISS else "puntos"
-            scores = {pk: line.row.figures[score_key] for pk, line in lines.items()}
-    else:
-        if rnd is not None:
-            for table in rnd.tables_with_results():
-                a, b = table.side("A"), table.side("B")
-                row = {}
-                for idx, e in enumerate(a, start=1):
-                    row[f"a{idx}"] = str(e.pk)
-                for idx, e in enumerate(b, start=1):
-                    row[f"b{idx}"] = str(e.pk)
-                rows.append(row)
+    elif rnd is not None:
+        rows = _rows_from_round(t, rnd)
     while len(rows) < n_tables:
         rows.append({s: "" for s in slots})
     table_rows = []
     for i, row in enumerate(rows[:n_tables]):
-        a, b = row.get("a1", ""), row.get("b1", "")
-        score_a = scores.get(int(a)) if a.isdigit() else None
-        score_b = scores.get(int(b)) if b.isdigit() else None
+        seat_scores = [scores.get(int(v)) for v in row.values() if v.isdigit() and int(v) in scores]
         table_rows.append({
-            "number": i + 1, "index": i, "slots": [(s, row.get(s, "")) for s in slots],
-            "score_a": score_a, "score_b": score_b,
-            "uneven": score_a is not None and score_b is not None and score_a != score_b,
+            "number": i + 1, "index": i,
+            "slots": [(s, SLOT_LABELS[s], row.get(s, "")) for s in slots],
+            "scores": " vs ".join(str(x) for x in seat_scores) if seat_scores else "",
+            "uneven": len(set(seat_scores)) > 1,
         })
     return render(request, "tournaments/manage/pairings.html", {
         "t": t, "number": number, "round": rnd, "entries": entries, "table_rows": table_rows,
         "error": error, "seed": proposed_seed if proposed_seed is not None else request.POST.get("seed", ""),
-        "proposal_bye": proposal_bye, "proposed": proposed_seed is not None,
-        "can_propose": t.mode != Tournament.Mode.INDIVIDUAL,
+        "proposal_byes": proposal_byes, "proposed": proposed_seed is not None,
     }, status=status)
 
 
@@ -444,9 +483,32 @@ def _match_summary(result, table) -> str:
     return "Empate · puntos de encuentro 1–1"
 
 
+def _table_game_context(table: Table, t: Tournament, *, typed: dict | None, error: str | None) -> dict:
+    """Context of a 3–4 player table's row: each seat with the VP typed (or stored) and the
+    tournament points the stored result gives (``scoring.table.tournament_points``)."""
+    from tournaments.scoring import table as table_scoring
+
+    result = table.table_result_or_none
+    seats = list(table.seats.all())
+    points: list = [None] * len(seats)
+    if result is not None and all(s.vp is not None for s in seats) and 3 <= len(seats) <= 4:
+        points = table_scoring.tournament_points([s.vp for s in seats], ended_by_time=result.ended_by_time)
+    rows = []
+    for seat, pts in zip(seats, points):
+        value = typed.get(f"vp_{seat.entry_id}", "") if typed is not None else ("" if seat.vp is None else seat.vp)
+        rows.append({"entry_id": seat.entry_id, "name": seat.entry.name, "position": seat.position,
+                     "value": value, "points": pts})
+    ended = (typed.get("ended_by_time") in ("on", "true", "1")) if typed is not None else bool(result and result.ended_by_time)
+    version = typed.get("version", table.version) if typed is not None else table.version
+    return {"table": table, "seats": rows, "ended_by_time": ended, "version": version, "error": error,
+            "result": result, "t": t}
+
+
 def _row_context(table: Table, t: Tournament, *, form=None, error: str | None = None) -> dict:
     """Context of one result row: the table, the form (bound with what was typed, or from the
     stored result), and the derived figures of the stored result (dominó puntos or the match)."""
+    if t.system == Tournament.System.TABLE:
+        return _table_game_context(table, t, typed=form, error=error)
     if t.system == Tournament.System.SWISS:
         result = table.match_result_or_none
         if form is None:
@@ -502,6 +564,8 @@ def result_save(request, slug, table_id):
     out of band; on error the row again with the typed values and a message in words."""
     t = managed_tournament(request, slug)
     table = _table_of(t, table_id)
+    if t.system == Tournament.System.TABLE:
+        return _table_result_save(request, t, table)
     swiss_system = t.system == Tournament.System.SWISS
     form = MatchResultForm(request.POST) if swiss_system else ResultForm(request.POST)
     status, error = 200, None
@@ -551,6 +615,42 @@ def result_save(request, slug, table_id):
     response = render(request, "tournaments/manage/round.html#result_row_response", context)
     response.status_code = status
     return response
+
+
+def _table_result_save(request, t: Tournament, table: Table):
+    """The table-game branch of ``result_save``: VP per seat (``vp_<entry id>``) and "ended by time"."""
+    typed = {k: v for k, v in request.POST.items() if k.startswith("vp_") or k in ("ended_by_time", "version")}
+    error, status = None, 200
+    version = request.POST.get("version", "")
+    try:
+        if not version.isdigit() or len(version) > 9:
+            raise DomainError("stale_version", table=table.number)
+        if request.POST.get("action") == "delete":
+            services.delete_result(acting_user=request.user, table=table, version=int(version))
+        else:
+            scores = {}
+            for key, value in request.POST.items():
+                if key.startswith("vp_"):
+                    entry_id = key[3:]
+                    if not entry_id.isdigit():
+                        raise DomainError("foreign_entry", name=entry_id[:20])
+                    scores[int(entry_id)] = value
+            services.record_table_result(
+                acting_user=request.user, table=table, scores=scores,
+                ended_by_time=request.POST.get("ended_by_time") in ("on", "true", "1"), version=int(version),
+            )
+    except DomainError as exc:
+        error, status = exc.message, _status_for(exc)
+    fresh = _table_of(t, table.pk)
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, f"Mesa {table.number}: {error or 'guardada'}")
+        return HttpResponseRedirect(reverse("manage:round", args=[t.slug, fresh.round.number]) + f"#mesa-{table.number}")
+    if error and status == 409:
+        typed["version"] = fresh.version
+    context = _table_game_context(fresh, t, typed=typed if error else None, error=error)
+    context.update(standings_context(t))
+    context.update(oob=True, round=fresh.round)
+    return render(request, "tournaments/manage/round.html#result_row_response", context, status=status)
 
 
 def _typed(form) -> dict:

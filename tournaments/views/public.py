@@ -22,7 +22,13 @@ DECIDED_BY_LABELS = {
 def standings_context(tournament: Tournament) -> dict:
     """Context of the standings partial: lines plus labels; shared by public and manage pages."""
     lines = tournament.standings()
-    return {"standings": lines, "decided_by_labels": DECIDED_BY_LABELS,
+    round_numbers: list[int] = []
+    if tournament.system == Tournament.System.TABLE:
+        round_numbers = sorted({n for line in lines for n in line.row.figures.get("per_round", {})})
+        for line in lines:
+            per_round = line.row.figures.get("per_round", {})
+            line.round_points = [(n, per_round.get(n)) for n in round_numbers]
+    return {"standings": lines, "decided_by_labels": DECIDED_BY_LABELS, "round_numbers": round_numbers,
             "any_shared": any(line.row.shared for line in lines)}
 
 
@@ -102,4 +108,15 @@ def round_detail(request, slug, number):
     return render(request, "tournaments/round_detail.html", {
         "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
         "can_manage": can_manage(request.user, t),
+    })
+
+
+@require_GET
+def round_print(request, slug, number):
+    """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
+    t = _tournament(slug)
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    return render(request, "tournaments/round_print.html", {
+        "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
+        "lines": range(12 if t.system == Tournament.System.DOMINO else 6),
     })

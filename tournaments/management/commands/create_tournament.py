@@ -1,4 +1,10 @@
-"""``manage.py create_tournament``: create a running dominó tournament and print its slug."""
+"""``manage.py create_tournament``: create a running dominó or swiss (match play) tournament and
+print its slug.
+
+Dominó needs ``--mode`` and ``--target``. Swiss (``--system swiss``): ``--mode`` defaults to
+``single``, ``--target`` is accepted but plays no part (the model's 100 when not given),
+``--best-of`` 1, 3 or 5 (default 3). ``--best-of`` with ``--system domino`` is refused.
+"""
 from __future__ import annotations
 
 import datetime as dt
@@ -12,14 +18,19 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Crea un torneo de dominó en curso e imprime su identificador (slug)."
+    help = ("Crea un torneo de dominó o suizo (match play) en curso e imprime su "
+            "identificador (slug).")
 
     def add_arguments(self, parser):
         parser.add_argument("--name", required=True, help="nombre del torneo")
         parser.add_argument("--date", required=True, help="fecha, AAAA-MM-DD")
-        parser.add_argument("--system", default="domino", choices=["domino"])
-        parser.add_argument("--mode", required=True, choices=Tournament.Mode.values)
-        parser.add_argument("--target", required=True, type=int, choices=[100, 200])
+        parser.add_argument("--system", default="domino", choices=["domino", "swiss"])
+        parser.add_argument("--mode", default=None, choices=Tournament.Mode.values,
+                            help="obligatorio en dominó; en suizo, «single» si se omite")
+        parser.add_argument("--target", default=None, type=int, choices=[100, 200],
+                            help="obligatorio en dominó; en suizo no interviene")
+        parser.add_argument("--best-of", type=int, default=None, choices=[1, 3, 5],
+                            help="solo suizo: partidas por encuentro (por omisión 3)")
         parser.add_argument("--time-limit", type=int, default=None, help="minutos")
         parser.add_argument("--bye-rule", default="rest", choices=Tournament.ByeRule.values)
         parser.add_argument("--forfeit-score", default=None,
@@ -40,12 +51,25 @@ class Command(BaseCommand):
                 "La fecha debe tener la forma AAAA-MM-DD (p. ej. 2025-03-01); "
                 f"se recibió «{opts['date']}»."
             ) from None
+        swiss = opts["system"] == Tournament.System.SWISS
+        if not swiss:
+            if opts["best_of"] is not None:
+                raise CommandError(
+                    "--best-of solo vale para torneos suizos (--system swiss); "
+                    "un torneo de dominó no se juega por encuentros."
+                )
+            missing = [f"--{k}" for k in ("mode", "target") if opts[k] is None]
+            if missing:
+                raise CommandError(f"Un torneo de dominó necesita {' y '.join(missing)}.")
         fields = {
-            "name": name, "date": date, "system": opts["system"], "mode": opts["mode"],
-            "target": opts["target"], "time_limit": opts["time_limit"],
+            "name": name, "date": date, "system": opts["system"],
+            "mode": opts["mode"] or Tournament.Mode.SINGLE,
+            "target": opts["target"] or 100, "time_limit": opts["time_limit"],
             "bye_rule": opts["bye_rule"], "rounds_planned": opts["rounds"],
             "rated": opts["rated"], "status": Tournament.Status.RUNNING,
         }
+        if swiss:
+            fields["best_of"] = opts["best_of"] or 3
         if opts["time_limit"] is not None and not 1 <= opts["time_limit"] <= 600:
             raise CommandError("El tiempo límite debe estar entre 1 y 600 minutos.")
         if not 1 <= opts["rounds"] <= 99:
