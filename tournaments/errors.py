@@ -275,4 +275,13 @@ MESSAGES: dict[str, str] = {
     "table_mode": gettext_noop(
         "En los juegos de mesa de 3–4 jugadores cada inscripción es un jugador: elige la modalidad «mano a mano» (individual)."
     ),
+    "value_too_large": gettext_noop(
+        "{value} es demasiado grande para una plantilla (máximo {max}); revisa lo que escribiste."
+    ),
+    "time_limit_locked": gettext_noop(
+        "Hay partidas terminadas por tiempo: el torneo no puede quedarse sin tiempo límite."
+    ),
+    "forfeit_score_locked": gettext_noop(
+        "Ya hay no presentaciones registradas con el resultado actual: no se puede cambiar."
+    ),
 }

@@ -64,8 +64,8 @@ class EntryForm(forms.Form):
 class ResultForm(forms.Form):
     """One table's row on the round page. Values are checked again by services.record_result."""
 
-    tantos_a = forms.CharField(label=_("Tantos A"), required=False, max_length=12)
-    tantos_b = forms.CharField(label=_("Tantos B"), required=False, max_length=12)
+    tantos_a = forms.CharField(label=_("Tantos A"), required=False, max_length=40)
+    tantos_b = forms.CharField(label=_("Tantos B"), required=False, max_length=40)
     ended_by_time = forms.BooleanField(label=_("Por tiempo"), required=False)
     forfeit = forms.ChoiceField(
         label=_("No presentación"), required=False,
@@ -77,9 +77,9 @@ class ResultForm(forms.Form):
 class MatchResultForm(forms.Form):
     """One match-play table's row: games won by A, by B, drawn (checked by services.record_match_result)."""
 
-    games_a = forms.CharField(label=_("Partidas ganadas por A"), required=False, max_length=12)
-    games_b = forms.CharField(label=_("Partidas ganadas por B"), required=False, max_length=12)
-    games_drawn = forms.CharField(label=_("Partidas empatadas"), required=False, max_length=12)
+    games_a = forms.CharField(label=_("Partidas ganadas por A"), required=False, max_length=40)
+    games_b = forms.CharField(label=_("Partidas ganadas por B"), required=False, max_length=40)
+    games_drawn = forms.CharField(label=_("Partidas empatadas"), required=False, max_length=40)
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
 
 

@@ -44,6 +44,12 @@ class Player(models.Model):
         ordering = ["full_name", "id"]
         verbose_name = _("jugador")
         verbose_name_plural = _("jugadores")
+        constraints = [
+            models.UniqueConstraint(
+                models.functions.Upper("member_number"), name="player_member_number_ci_unique",
+                violation_error_message=_("Ese número de socio ya es de otro jugador."),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.full_name
@@ -128,7 +134,10 @@ class Tournament(models.Model):
         verbose_name = _("torneo")
         verbose_name_plural = _("torneos")
         constraints = [
-            models.CheckConstraint(condition=Q(target__in=[100, 200]), name="tournament_target_100_200"),
+            models.CheckConstraint(
+                condition=Q(target__in=[100, 200]), name="tournament_target_100_200",
+                violation_error_message=_("La meta debe ser 100 o 200 tantos."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -146,6 +155,15 @@ class Tournament(models.Model):
     @property
     def has_pairs(self) -> bool:
         return self.mode == self.Mode.PAIRS
+
+    def started_rounds(self):
+        """Rounds that have begun: closed, or with at least one result. A bye counts in the
+        standings only from then on (a round robin records every round's byes in advance).
+        A queryset, used as a subquery (no query of its own)."""
+        return Round.objects.filter(tournament=self).filter(
+            Q(closed=True) | Q(tables__result__isnull=False) | Q(tables__match_result__isnull=False)
+            | Q(tables__table_result__isnull=False)
+        ).values("pk")
 
     def current_round(self) -> Round | None:
         """The open round with the highest number, else the last round; None before round 1."""
@@ -192,7 +210,7 @@ class Tournament(models.Model):
                 ))
         byes = [
             table_scoring.TableBye(round_number=number, player_id=entry_id)
-            for entry_id, number in Bye.objects.filter(round__tournament=self).values_list(
+            for entry_id, number in Bye.objects.filter(round__in=self.started_rounds()).values_list(
                 "entry_id", "round__number"
             )
         ]
@@ -309,7 +327,7 @@ class Tournament(models.Model):
         ]
         matches += [
             swiss.Match(round_number=number, entry_a=entry_id, entry_b=None)
-            for entry_id, number in Bye.objects.filter(round__tournament=self).values_list(
+            for entry_id, number in Bye.objects.filter(round__in=self.started_rounds()).values_list(
                 "entry_id", "round__number"
             )
         ]
@@ -340,7 +358,7 @@ class Tournament(models.Model):
             if table_id in sides
         ]
         byes: dict[int, int] = {}
-        for entry_id in Bye.objects.filter(round__tournament=self).values_list("entry_id", flat=True):
+        for entry_id in Bye.objects.filter(round__in=self.started_rounds()).values_list("entry_id", flat=True):
             byes[entry_id] = byes.get(entry_id, 0) + 1
         entry_of_player = {}
         for e in entries.values():
@@ -593,7 +611,8 @@ class Result(models.Model):
         indexes = [models.Index(fields=["played_at"], name="result_played_at")]
         constraints = [
             models.CheckConstraint(
-                condition=~Q(tantos_a=models.F("tantos_b")), name="result_no_tie"
+                condition=~Q(tantos_a=models.F("tantos_b")), name="result_no_tie",
+                violation_error_message=_("Un empate no es un resultado: alguien tiene que ganar."),
             ),
         ]
 
@@ -622,6 +641,7 @@ class MatchResult(models.Model):
             models.CheckConstraint(
                 condition=Q(games_a__gt=0) | Q(games_b__gt=0) | Q(games_drawn__gt=0),
                 name="match_result_not_empty",
+                violation_error_message=_("Un encuentro sin partidas no es un resultado."),
             ),
         ]
 
@@ -670,7 +690,10 @@ class Castigo(models.Model):
         verbose_name = _("castigo")
         verbose_name_plural = _("castigos")
         constraints = [
-            models.CheckConstraint(condition=Q(tantos__gt=0), name="castigo_positive"),
+            models.CheckConstraint(
+                condition=Q(tantos__gt=0), name="castigo_positive",
+                violation_error_message=_("El castigo debe ser de al menos 1 tanto."),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -81,7 +81,7 @@ def _check_member_number(member_number: str | None, exclude_id: int | None) -> s
         return None
     if len(member_number) > 20:
         raise DomainError("member_number_too_long")
-    qs = Player.objects.filter(member_number=member_number)
+    qs = Player.objects.filter(member_number__iexact=member_number)
     if exclude_id:
         qs = qs.exclude(pk=exclude_id)
     if qs.exists():
@@ -225,6 +225,14 @@ def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tourn
             raise DomainError("mode_locked")
         if key == "target" and has_results and t.target != value:
             raise DomainError("target_locked")
+        if key == "time_limit" and not value and Result.objects.filter(
+            table__round__tournament=t, ended_by_time=True
+        ).exists():
+            raise DomainError("time_limit_locked")
+        if key in ("forfeit_winner_tantos", "forfeit_loser_tantos") and getattr(t, key) != value and (
+            Result.objects.filter(table__round__tournament=t, forfeit=True).exists()
+        ):
+            raise DomainError("forfeit_score_locked")
         setattr(t, key, value)
     _check_tournament(t)
     old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)
@@ -469,18 +477,29 @@ def _default_played_at(t: Tournament, round_number: int) -> dt.datetime:
     return start + dt.timedelta(hours=round_number - 1)
 
 
+#: Largest number a score sheet can hold (tantos, VP, games): anything above is a typing error.
+MAX_SCORE = 99_999
+
+
 def _parse_int(value, field: str) -> int:
+    """A whole number typed by a person: "120", " 120 ", "-5" (later refused as negative).
+
+    Raises ResultError "tantos_missing" (empty), "not_integer" (text, decimals, "1e3", NaN,
+    "--5", "²") or "value_too_large" (above ``MAX_SCORE``).
+    """
     if isinstance(value, bool):
         raise ResultError("not_integer", value=value)
     if isinstance(value, int):
-        if abs(value) > 999_999_999:  # a huge number would overflow the database column
-            raise ResultError("not_integer", value=value)
+        if abs(value) > MAX_SCORE:
+            raise ResultError("value_too_large", value=value, max=MAX_SCORE)
         return value
     text = str(value).strip() if value is not None else ""
     if text == "":
         raise ResultError("tantos_missing", side=field)
     digits = text[1:] if text.startswith("-") else text
-    if digits.isascii() and digits.isdigit() and len(text) <= 9:  # not "--5", "²" (int() fails)
+    if digits.isascii() and digits.isdigit():  # not "--5", "²" (int() fails)
+        if len(digits) > 5 or int(digits) > MAX_SCORE:
+            raise ResultError("value_too_large", value=text[:20], max=MAX_SCORE)
         return int(text)
     raise ResultError("not_integer", value=text[:20])
 

@@ -85,8 +85,9 @@ REJECTED = [
     pytest.param(float("nan"), 100, False, "not_integer", id="nan-float"),
     pytest.param("NaN", 100, False, "not_integer", id="nan-text"),
     pytest.param("1e3", 0, False, "not_integer", id="1e3"),
-    pytest.param("99999999999999999999", 0, False, "not_integer", id="huge-text"),
-    pytest.param(10**20, 0, False, "not_integer", id="huge-int"),
+    pytest.param("99999999999999999999", 0, False, "value_too_large", id="huge-text"),
+    pytest.param(10**20, 0, False, "value_too_large", id="huge-int"),
+    pytest.param("100000", 0, False, "value_too_large", id="six-digits"),
     pytest.param("--5", 100, False, "not_integer", id="double-minus"),
     pytest.param("²", 100, False, "not_integer", id="superscript-digit"),
 ]

@@ -601,12 +601,11 @@ def result_save(request, slug, table_id):
         else:
             messages.success(request, f"Mesa {table.number} guardada.")
         return HttpResponseRedirect(reverse("manage:round", args=[t.slug, table.round.number]) + f"#mesa-{table.number}")
-    if error and form is not None and status == 409:
-        # Stale: show what is stored now, keep what was typed visible in the message.
+    if error and status == 409:
+        # Stale: the row shows what is stored now; what this director typed is only quoted in
+        # the message, so saving again means typing it again on purpose.
         fresh = _table_of(t, table_id)
-        context = _row_context(fresh, t, form=form, error=error)
-        form_class = MatchResultForm if swiss_system else ResultForm
-        context["form"] = form_class(initial={"version": fresh.version, **_typed(form)})
+        context = _row_context(fresh, t, error=f"{error} {_typed_summary(request.POST)}")
     else:
         context = _row_context(table, t, form=form, error=error)
     context.update(standings_context(t))
@@ -646,19 +645,23 @@ def _table_result_save(request, t: Tournament, table: Table):
         (messages.error if error else messages.success)(request, f"Mesa {table.number}: {error or 'guardada'}")
         return HttpResponseRedirect(reverse("manage:round", args=[t.slug, fresh.round.number]) + f"#mesa-{table.number}")
     if error and status == 409:
-        typed["version"] = fresh.version
-    context = _table_game_context(fresh, t, typed=typed if error else None, error=error)
+        context = _table_game_context(fresh, t, typed=None, error=f"{error} {_typed_summary(request.POST)}")
+    else:
+        context = _table_game_context(fresh, t, typed=typed if error else None, error=error)
     context.update(standings_context(t))
     context.update(oob=True, round=fresh.round)
     return render(request, "tournaments/manage/round.html#result_row_response", context, status=status)
 
 
-def _typed(form) -> dict:
-    """What the director typed in a row, to show it again next to a "this table changed" message."""
-    keys = ("tantos_a", "tantos_b", "forfeit", "games_a", "games_b", "games_drawn")
-    return {k: form.data.get(k, "") for k in keys} | {
-        "ended_by_time": form.data.get("ended_by_time") in ("on", "true", "1")
-    }
+def _typed_summary(post) -> str:
+    """"Tus valores: 200–50" from a posted row, for the "this table changed" message."""
+    if "games_a" in post:
+        values = "–".join(post.get(k, "") or "0" for k in ("games_a", "games_b", "games_drawn"))
+    elif "tantos_a" in post:
+        values = f"{post.get('tantos_a', '')}–{post.get('tantos_b', '')}"
+    else:
+        values = ", ".join(v for k, v in post.items() if k.startswith("vp_"))
+    return f"Lo que escribiste: {values[:60]}."
 
 
 def _castigos_response(request, t, rnd, *, form=None, error=None, status=200):

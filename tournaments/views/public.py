@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from django.db.models import Count
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
@@ -53,14 +53,18 @@ def tournament_list(request):
     return render(request, "tournaments/tournament_list.html", {"tournaments": tournaments})
 
 
-def _tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
+def _tournament(slug: str, request=None) -> Tournament:
+    """The published tournament ``slug``; a draft is visible only to those who manage it."""
+    t = get_object_or_404(Tournament, slug=slug)
+    if t.status == Tournament.Status.DRAFT and not (request and can_manage(request.user, t)):
+        raise Http404("Ese torneo todavía no está publicado.")
+    return t
 
 
 @require_GET
 def tournament_detail(request, slug):
     """Settings, entries, each round's tables with results, and the standings."""
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     rounds = list(t.rounds.order_by("number"))
     tables_by_round: dict[int, list] = {}
     for table in Table.with_results().filter(round__tournament=t):
@@ -84,7 +88,7 @@ def tournament_detail(request, slug):
 
 @require_GET
 def standings(request, slug):
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     context = {"t": t, **standings_context(t)}
     if request.htmx:
         return render(request, "tournaments/standings.html#standings_table", context)
@@ -93,7 +97,7 @@ def standings(request, slug):
 
 @require_GET
 def standings_csv(request, slug):
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     from tournaments import exports
 
     response = HttpResponse(exports.standings_csv(t), content_type="text/csv; charset=utf-8")
@@ -103,7 +107,7 @@ def standings_csv(request, slug):
 
 @require_GET
 def round_detail(request, slug, number):
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     rnd = get_object_or_404(Round, tournament=t, number=number)
     return render(request, "tournaments/round_detail.html", {
         "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
@@ -114,7 +118,7 @@ def round_detail(request, slug, number):
 @require_GET
 def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
-    t = _tournament(slug)
+    t = _tournament(slug, request)
     rnd = get_object_or_404(Round, tournament=t, number=number)
     return render(request, "tournaments/round_print.html", {
         "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
