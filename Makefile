@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1:8000
 
-.PHONY: demo test setup check-python migrate clean
+.PHONY: demo test setup check-python migrate clean translations browser
 
 check-python:
 	@$(PYTHON) -c 'import sys; v=sys.version_info; sys.exit(0) if v >= (3, 12) else sys.exit("This site needs Python 3.12 or newer (found %d.%d). Install it, or set PYTHON=/path/to/python3.12 and run make again." % v[:2])'
@@ -17,14 +17,34 @@ $(VENV)/.installed: pyproject.toml | check-python
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-setup: check-python $(VENV)/.installed
+# The .mo files are build output (git-ignored): compiled from locale/*/LC_MESSAGES/django.po
+# with polib, so GNU gettext is not needed.
+translations: $(VENV)/.installed
+	$(PY) manage.py compile_translations --verbosity 0
+
+setup: check-python $(VENV)/.installed translations
 
 demo: setup
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST)
 
-test: setup
+# The browser tests (tests/browser/) drive the distribution's Chromium through Playwright, which
+# never downloads a browser of its own here: install Debian's package when it is missing (as
+# root), or say how. Without it they are skipped, except under CI=1 where they fail.
+CHROMIUM := /usr/bin/chromium
+browser:
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Chromium for the browser tests: apt-get install chromium"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+		echo "*** $(CHROMIUM) is missing, so the browser tests (tests/browser/) will be skipped"; \
+		echo "*** (with CI set they fail). Install it as root: apt-get update && apt-get install -y chromium"; \
+	fi
+
+test: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 clean:

@@ -48,15 +48,15 @@ def make_season(n_games: int, seed: int = 7):
     return n_tournaments * per_tournament
 
 
-def one_more_result():
-    """Seat and record one game after everything else; returns (seconds, queries)."""
+def one_more_result(date: dt.date = dt.date(2026, 12, 30)):
+    """Seat and record one game on ``date`` (after everything else); returns (seconds, queries)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from rankings import signals
     from tournaments import services
 
-    t = services.create_tournament(acting_user=None, name="Final", date=dt.date(2026, 12, 30), system="domino",
+    t = services.create_tournament(acting_user=None, name="Final", date=date, system="domino",
                                    mode="single", target=100, status="running")
     tag = time.perf_counter_ns()
     players = [services.create_player(acting_user=None, full_name=f"Final {tag} {i}") for i in range(2)]

@@ -4,11 +4,13 @@ With no variable set it runs in debug mode on SQLite in the checkout. Production
 DATABASE_URL (PostgreSQL through psycopg 3), DJANGO_SECRET_KEY, DJANGO_DEBUG=0 and
 DJANGO_ALLOWED_HOSTS.
 """
+import datetime
 import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -44,12 +46,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "simple_history",
+    "axes",
     "tournaments",
     "rankings",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -60,6 +64,14 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "clubsite.routers.ReplicaMiddleware",  # public GET pages may read the replica (routers.py)
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lockout into its page
+]
+
+# django-axes first: it refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -93,6 +105,44 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 
+# --- scale-out (docs/scale-out.md): nothing lives in the app server's process -------------------
+# A PostgreSQL streaming replica for the public read pages: clubsite/routers.py sends their reads
+# there; writes, the directors' pages, services, the admin and anything in a transaction use
+# "default". Unset: one database.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"],
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+DATABASE_ROUTERS = ["clubsite.routers.PrimaryReplicaRouter"]
+
+# Sessions in the database (Django's default engine, stated here on purpose): a login made
+# through one app server is valid on every other.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+# The cache is shared by every app server: the database (table made by `manage.py
+# createcachetable`) unless DJANGO_CACHE_URL names a Redis server (pip install '.[redis]').
+cache_url = os.environ.get("DJANGO_CACHE_URL", "").strip()
+if not cache_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "django_cache",
+        }
+    }
+elif cache_url.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": cache_url,
+        }
+    }
+else:
+    raise ImproperlyConfigured(
+        "DJANGO_CACHE_URL must be a redis://, rediss:// or unix:// URL (or unset)."
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -103,8 +153,12 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = os.environ.get("DJANGO_LANGUAGE_CODE", "es")
-# English and Russian come with their translation files; until then the site speaks Spanish only.
-LANGUAGES = [("es", "Español")]
+# The site speaks Spanish (the source language of every msgid, and the default when the browser
+# asks for nothing we have), English and Russian: locale/<lang>/LC_MESSAGES/django.po, compiled
+# by "manage.py compile_translations" (make demo / make test run it). LocaleMiddleware picks the
+# language from the django_language cookie (set by the switcher, /i18n/setlang/), else from
+# Accept-Language; URLs carry no language prefix.
+LANGUAGES = [("es", "Español"), ("en", "English"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Mexico_City")
 USE_I18N = True
@@ -135,17 +189,48 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # The ranking (SCORING.md §2): a player's first ever rating.
 ELO_INITIAL_RATING = float(os.environ.get("CLUB_ELO_INITIAL_RATING", "1500"))
 
+# --- security (README "Production"); `manage.py check --deploy` reports nothing in production --
 SESSION_COOKIE_HTTPONLY = True
-CSRF_COOKIE_HTTPONLY = False
+CSRF_COOKIE_HTTPONLY = False  # the pages send the token from the page (hx-headers), not the cookie
 X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Content-Security-Policy on every response, in debug too (so the tests see it): the pages load
+# only their own scripts and stylesheets; no inline <script>, no style="..." in templates.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "base-uri": [CSP.SELF],
+}
 if not DEBUG:
+    # Behind a TLS-terminating proxy that sends X-Forwarded-Proto: https.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))  # one year
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# --- login throttling (django-axes) ----------------------------------------------------------------
+# Five failed logins for the same username from the same address lock that pair out for 15
+# minutes (counted from the fifth failure), even with the right password; a success resets the
+# count. The lockout page is templates/registration/lockout.html (HTTP 429).
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
+# The client's address: REMOTE_ADDR, or behind N proxies the N-th address from the right of
+# X-Forwarded-For (the one our own proxy appended); see clubsite/client_ip.py.
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0" if DEBUG else "1"))
+AXES_CLIENT_IP_CALLABLE = "clubsite.client_ip.client_ip"
 
 LOGGING = {
     "version": 1,

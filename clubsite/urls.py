@@ -1,13 +1,27 @@
-"""Top-level URLs: public pages, the directors' pages under /gestion/, the Django admin."""
+"""Top-level URLs: public pages, the directors' pages under /gestion/, the Django admin, and
+/i18n/setlang/ (the language switcher: Django's set_language view, which stores the choice in
+the django_language cookie). URLs carry no language prefix."""
+import os
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournaments.views.glossary import glossary
+
 urlpatterns = [
     path("", include("tournaments.urls_public")),
     path("ranking/", include("rankings.urls")),
+    path("glosario/", glossary, name="glossary"),
     path("gestion/", include("tournaments.urls_manage")),
     path("entrar/", auth_views.LoginView.as_view(), name="login"),
     path("salir/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
+
+# bench/throughput.sh only: a trivial page to compare real pages with (docs/performance.md).
+if os.environ.get("CLUB_BENCH_VIEWS") == "1":
+    from clubsite.bench_views import trivial
+
+    urlpatterns.append(path("bench/trivial/", trivial, name="bench_trivial"))

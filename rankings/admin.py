@@ -1,5 +1,7 @@
 """The ledger in the Django admin: read-only (it is derived), with a rebuild action for superusers."""
 from django.contrib import admin, messages
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from rankings import ledger
 from rankings.models import LedgerRow
@@ -29,10 +31,15 @@ class LedgerRowAdmin(admin.ModelAdmin):
             actions.pop("rebuild_ledger", None)
         return actions
 
-    @admin.action(description="Reconstruir todo el ranking desde las partidas")
+    @admin.action(description=_("Reconstruir todo el ranking desde las partidas"))
     def rebuild_ledger(self, request, queryset):
         if not request.user.is_superuser:
-            self.message_user(request, "Solo un superusuario puede reconstruir el ranking.", messages.ERROR)
+            self.message_user(
+                request, gettext("Solo un superusuario puede reconstruir el ranking."), messages.ERROR
+            )
             return
         report = ledger.rebuild()
-        self.message_user(request, f"Ranking reconstruido: {report.written} filas.", messages.SUCCESS)
+        self.message_user(
+            request, gettext("Ranking reconstruido: {count} filas.").format(count=report.written),
+            messages.SUCCESS,
+        )

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RankingsConfig(AppConfig):
     name = "rankings"
-    verbose_name = "Ranking"
+    verbose_name = _("Ranking")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):

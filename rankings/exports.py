@@ -1,8 +1,13 @@
-"""CSV rows of the ranking and the ledger at full precision (issue: export_ranking, export_ledger)."""
+"""CSV rows of the ranking and the ledger at full precision (issue: export_ranking, export_ledger).
+
+Names (players, tournaments) go through ``tournaments.exports.safe_text`` so no spreadsheet runs
+them as formulas; figures stay numbers. The commands and the download links write these rows.
+"""
 from __future__ import annotations
 
 from rankings import queries
 from rankings.models import LedgerRow
+from tournaments.exports import safe_text
 
 RANKING_HEADER = ["position", "player", "rating", "games", "change"]
 LEDGER_HEADER = [
@@ -13,7 +18,8 @@ LEDGER_HEADER = [
 
 def ranking_rows(year: int) -> list[list]:
     """``[position, player, rating, games, change]`` per player of ``year`` (repr precision)."""
-    return [[ln.position, ln.name, repr(ln.rating), ln.games, repr(ln.change)] for ln in queries.year_ranking(year)]
+    return [[ln.position, safe_text(ln.name), repr(ln.rating), ln.games, repr(ln.change)]
+            for ln in queries.year_ranking(year)]
 
 
 def ledger_rows(*, year: int | None = None, player=None) -> list[list]:
@@ -27,8 +33,9 @@ def ledger_rows(*, year: int | None = None, player=None) -> list[list]:
 
     zone = local_zone()
     return [
-        [r.played_at.astimezone(zone).isoformat(), r.tournament.name, r.table.round.number, r.table.number,
-         r.player.full_name, r.ng_before, repr(r.rating_before), repr(r.team_rating), repr(r.opponent_rating),
+        [r.played_at.astimezone(zone).isoformat(), safe_text(r.tournament.name),
+         r.table.round.number, r.table.number, safe_text(r.player.full_name), r.ng_before,
+         repr(r.rating_before), repr(r.team_rating), repr(r.opponent_rating),
          repr(r.expected), repr(r.score), repr(r.k), repr(r.rating_after)]
         for r in qs.iterator(chunk_size=2000)
     ]

@@ -17,10 +17,22 @@ class LedgerRow(models.Model):
     club's time zone; ``ng_before`` counts the player's rated games earlier that year.
     """
 
-    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="ledger_rows")
-    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="ledger_rows")
+    # Derived rows, written only by ``rankings.ledger`` in bulk (COPY): the foreign keys have no
+    # database constraint (a deferred FK check per row per key tripled the cost of a rebuild,
+    # docs/performance.md); CASCADE and PROTECT are Django's, as for every ORM delete. No
+    # single-column index on table or player: the unique (table, player) constraint and the
+    # (player, order_key) index lead with them.
+    table = models.ForeignKey(
+        "tournaments.Table", on_delete=models.CASCADE, related_name="ledger_rows",
+        db_constraint=False, db_index=False,
+    )
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.PROTECT, related_name="ledger_rows",
+        db_constraint=False, db_index=False,
+    )
     tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="ledger_rows"
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="ledger_rows",
+        db_constraint=False,
     )
     order_key = models.CharField(max_length=64)
     played_at = models.DateTimeField()

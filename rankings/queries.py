@@ -9,7 +9,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, Max, Min, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
+from django.utils.formats import number_format
 
 from rankings.models import LedgerRow
 from tournaments.models import Player
@@ -31,32 +32,65 @@ class RankingLine:
 
 def year_ranking(year: int) -> list[RankingLine]:
     """The ranking of ``year``: players with at least one rated game that year, best rating first
-    (ties share the position; then by name). Two queries at most, whatever the season's size."""
-    rows = LedgerRow.objects.filter(year=year)
-    in_year = rows.filter(player=OuterRef("player"))
-    aggregated = (
-        rows.values("player")
-        .annotate(games=Count("id"), first_key=Min("order_key"), last_key=Max("order_key"))
-        .annotate(
-            rating=Subquery(in_year.order_by("-order_key").values("rating_after")[:1]),
-            start=Subquery(in_year.order_by("order_key").values("rating_before")[:1]),
-            last_played=Max("played_at"),
-        )
-        .values_list("player", "games", "rating", "start", "last_played")
+    (ties share the position; then by name). One query whatever the season's size.
+
+    Each player's last row of the year gives the rating, the date of the last game and the number
+    of games (its ``ng_before`` + 1: NG counts the rated games earlier that same year, §2); the
+    first row gives the rating the year started from. Both are found by a descent of the
+    (year, player, order_key) index per player, never by reading the season's rows
+    (docs/performance.md)."""
+    in_year = LedgerRow.objects.filter(year=year, player=OuterRef("pk"))
+    # NULL for players without a game that year: "id IN (..., NULL)" ignores it, and a filter
+    # on it would run the subquery twice.
+    last_ids = Player.objects.annotate(
+        last_id=Subquery(in_year.order_by("-order_key").values("pk")[:1])
+    ).values("last_id")
+    first = LedgerRow.objects.filter(year=year, player=OuterRef("player")).order_by("order_key")
+    data = list(
+        LedgerRow.objects.filter(pk__in=last_ids)
+        .annotate(start=Subquery(first.values("rating_before")[:1]))
+        .order_by()
+        .values_list("player", "player__full_name", "ng_before", "rating_after", "start", "played_at")
     )
-    data = list(aggregated)
-    names = dict(Player.objects.filter(pk__in=[d[0] for d in data]).values_list("pk", "full_name"))
-    data.sort(key=lambda d: (-d[2], names.get(d[0], "").casefold(), d[0]))
+    data.sort(key=lambda d: (-d[3], d[1].casefold(), d[0]))
     lines: list[RankingLine] = []
-    for index, (pid, games, rating, start, last_played) in enumerate(data, start=1):
+    for index, (pid, name, ng_before, rating, start, last_played) in enumerate(data, start=1):
         position = lines[-1].position if lines and lines[-1].rating == rating else index
-        lines.append(RankingLine(position, pid, names.get(pid, "?"), rating, games, rating - start, last_played))
+        lines.append(RankingLine(position, pid, name, rating, ng_before + 1, rating - start, last_played))
     return lines
 
 
+def year_position(player_id: int, year: int) -> int | None:
+    """The player's position in ``year_ranking(year)`` (ties share it), or None without a rated
+    game that year. Two queries, without building the ranking: 1 + the players whose last
+    rating of the year is higher."""
+    last = LedgerRow.objects.filter(year=year).order_by("-order_key")
+    rating = last.filter(player_id=player_id).values_list("rating_after", flat=True).first()
+    if rating is None:
+        return None
+    better = Player.objects.annotate(
+        r=Subquery(last.filter(player=OuterRef("pk")).values("rating_after")[:1])
+    ).filter(r__gt=rating).count()
+    return better + 1
+
+
 def ranking_years() -> list[int]:
-    """Years that have rated games, newest first."""
-    return sorted(set(LedgerRow.objects.values_list("year", flat=True).distinct()), reverse=True)
+    """Years that have rated games, newest first. One query: a recursive walk of the
+    (year, ...) index, one step per year, instead of reading every ledger row."""
+    from django.db import connections, router
+
+    table = LedgerRow._meta.db_table
+    connection = connections[router.db_for_read(LedgerRow)]
+    q = connection.ops.quote_name(table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH RECURSIVE y(year) AS ("
+            f" SELECT MIN(year) FROM {q}"
+            f" UNION ALL"
+            f" SELECT (SELECT MIN(l.year) FROM {q} l WHERE l.year > y.year) FROM y WHERE y.year IS NOT NULL"
+            f") SELECT year FROM y WHERE year IS NOT NULL"
+        )
+        return sorted((row[0] for row in cursor.fetchall()), reverse=True)
 
 
 @dataclass(frozen=True)
@@ -158,7 +192,8 @@ def rating_chart(lines: list[HistoryLine], *, width: int = 640, height: int = 22
         return pad_l + i * step, pad_t + (high - v) / (high - low) * inner_h
 
     coords = [xy(i, v) for i, v in enumerate(values)]
-    dots = [(x, y, f"{values[i]:.1f}") for i, (x, y) in enumerate(coords)]
+    # The dot labels are read by people: in the active language's number format (1512,3 / 1512.3).
+    dots = [(x, y, number_format(values[i], decimal_pos=1)) for i, (x, y) in enumerate(coords)]
     marks = []
     for i in range(1, len(lines)):
         if lines[i].row.year != lines[i - 1].row.year:

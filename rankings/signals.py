@@ -20,6 +20,13 @@ from rankings.models import LedgerRow
 from tournaments.models import Result, Round, Seat, Table, Tournament
 
 log = logging.getLogger(__name__)
+# Scale-out (docs/scale-out.md): with clubsite.routers' per-request flag, the only module-level
+# mutable state in the site, and safe with any number of app servers: a thread-local set of
+# the tables/keys touched by the transaction running in this thread, emptied by the on_commit
+# hook of that same transaction. It is per thread (per request), never shared between requests
+# running at once, threads or processes; what a rolled-back transaction left there only widens
+# the next replay in the same thread, which is harmless (a replay from any key equals a rebuild).
+# The replay itself is serialised across servers by the database (ledger.ADVISORY_LOCK_ID).
 _pending = threading.local()
 
 RATING_FIELDS = ("system", "rated", "forfeits_rated", "date")

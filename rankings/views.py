@@ -62,7 +62,7 @@ def player(request, pk):
     p = get_object_or_404(Player, pk=pk)
     history = queries.player_history(p)
     year = _current_year()
-    position = next((ln.position for ln in queries.year_ranking(year) if ln.player_id == p.pk), None)
+    position = queries.year_position(p.pk, year)
     rating = history[-1].row.rating_after if history else None
     return render(request, "rankings/player.html", {
         "player": p, "history": list(reversed(history)), "chart": queries.rating_chart(history),

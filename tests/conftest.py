@@ -5,6 +5,25 @@ from django.contrib.auth.models import Group, User
 from tournaments.permissions import DIRECTORS_GROUP
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_translations():
+    """The .mo files are build output: compile locale/*/django.po once per run (polib), so
+    ``pytest`` alone works on a fresh checkout, then drop any catalogue Django cached before."""
+    from django.core.management import call_command
+    from django.utils.translation import trans_real
+
+    call_command("compile_translations", verbosity=0)
+    trans_real._translations.clear()
+    trans_real._default = None
+
+
+@pytest.fixture(autouse=True)
+def axes_off(settings):
+    """django-axes needs the request in ``authenticate()``; ``client.login()`` does not pass one.
+    Login throttling is off by default in tests and on in tests/test_login_throttling.py."""
+    settings.AXES_ENABLED = False
+
+
 @pytest.fixture
 def director(db):
     """A staff user in the "Directores" group."""

@@ -28,10 +28,13 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments import services
-from tournaments.errors import DomainError, ResultError
+from tournaments.errors import DomainError, ResultError, gettext_noop
 from tournaments.models import (
     Bye,
     Castigo,
@@ -46,16 +49,16 @@ from tournaments.models import (
 )
 from tournaments.scoring import domino
 
-admin.site.site_header = "Club de dominó — administración"
-admin.site.site_title = "Club de dominó"
-admin.site.index_title = "Administración del club"
+admin.site.site_header = _("Club de dominó — administración")
+admin.site.site_title = _("Club de dominó")
+admin.site.index_title = _("Administración del club")
 
 
 # --- helpers -----------------------------------------------------------------------------------
 
 
 def _message(code: str, **params) -> str:
-    """The Spanish text of a domain error code (``tournaments.errors.MESSAGES``)."""
+    """The text of a domain error code (``tournaments.errors.MESSAGES``), in the active language."""
     return DomainError(code, **params).message
 
 
@@ -68,7 +71,7 @@ def _touch_tables(user, table_ids) -> None:
     if not ids:
         return
     with transaction.atomic():
-        for tbl in Table.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
+        for tbl in Table.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"):
             tbl.version += 1
             services._audit(tbl, user).save()
     services._after_commit(ids)
@@ -83,7 +86,8 @@ def _replay_deleted(table_ids) -> None:
 
 def _table_label(table: Table) -> str:
     rnd = table.round
-    return f"{rnd.tournament.name} · ronda {rnd.number} · mesa {table.number}"
+    return gettext("{tournament} · ronda {round} · mesa {table}").format(
+        tournament=rnd.tournament.name, round=rnd.number, table=table.number)
 
 
 def _entry_label(entry: Entry) -> str:
@@ -146,10 +150,10 @@ class PlayerAdminForm(forms.ModelForm):
             raise ValidationError(exc.message, code=exc.code) from exc
 
     def clean_full_name(self):
-        return self._clean_text("full_name", "nombre", True, services.MAX_NAME)
+        return self._clean_text("full_name", gettext_noop("nombre"), True, services.MAX_NAME)
 
     def clean_nickname(self):
-        return self._clean_text("nickname", "apodo", False, 60)
+        return self._clean_text("nickname", gettext_noop("apodo"), False, 60)
 
     def clean_member_number(self):
         return (self.cleaned_data.get("member_number") or "").strip() or None
@@ -164,7 +168,7 @@ class PlayerAdmin(HistoryAdmin):
     readonly_fields = ("created_at_display",)
     ordering = ("full_name", "id")
 
-    @admin.display(description="alta", ordering="created_at")
+    @admin.display(description=_("alta"), ordering="created_at")
     def created_at_display(self, obj):
         return obj.created_at
 
@@ -236,11 +240,16 @@ class TournamentAdminForm(forms.ModelForm):
             "status",
             "directors",
         )
-        labels: ClassVar[dict[str, str]] = {"slug": "Dirección (slug)", "directors": "Directores"}
+        labels: ClassVar[dict[str, str]] = {
+            "slug": _("Dirección (slug)"),
+            "directors": _("Directores"),
+        }
 
     def clean_name(self):
         try:
-            return services._clean_name(self.cleaned_data.get("name", ""), field="nombre")
+            return services._clean_name(
+                self.cleaned_data.get("name", ""), field=gettext_noop("nombre")
+            )
         except DomainError as exc:
             raise ValidationError(exc.message, code=exc.code) from exc
 
@@ -295,10 +304,10 @@ class RoundInline(admin.TabularInline):
     readonly_fields = ("tables_count",)
     extra = 0
     show_change_link = True
-    verbose_name = "ronda"
-    verbose_name_plural = "rondas"
+    verbose_name = _("ronda")
+    verbose_name_plural = _("rondas")
 
-    @admin.display(description="mesas")
+    @admin.display(description=_("mesas"))
     def tables_count(self, obj):
         return obj.tables.count() if obj.pk else 0
 
@@ -320,7 +329,7 @@ class TournamentAdmin(HistoryAdmin):
     fieldsets = (
         (None, {"fields": ("name", "slug", "date", "venue", "status", "directors")}),
         (
-            "Reglas",
+            _("Reglas"),
             {
                 "fields": (
                     "system",
@@ -341,7 +350,7 @@ class TournamentAdmin(HistoryAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_entries=Count("entries", distinct=True))
 
-    @admin.display(description="inscripciones", ordering="_entries")
+    @admin.display(description=_("inscripciones"), ordering="_entries")
     def entries_count(self, obj):
         return obj._entries
 
@@ -371,10 +380,10 @@ class EntryAdminForm(forms.ModelForm):
         model = Entry
         fields = ("tournament", "player1", "player2", "dropped_after_round")
         labels: ClassVar[dict[str, str]] = {
-            "tournament": "Torneo",
-            "player1": "Jugador 1",
-            "player2": "Jugador 2",
-            "dropped_after_round": "Se retiró después de la ronda",
+            "tournament": _("Torneo"),
+            "player1": _("Jugador 1"),
+            "player2": _("Jugador 2"),
+            "dropped_after_round": _("Se retiró después de la ronda"),
         }
 
     def clean(self):
@@ -401,20 +410,20 @@ class EntryAdminForm(forms.ModelForm):
 class EntryAdmin(HistoryAdmin):
     form = EntryAdminForm
     list_display = ("entry_name", "tournament_name", "dropped_after_round_display")
-    list_filter = (("tournament", titled("torneo")),)
+    list_filter = (("tournament", titled(_("torneo"))),)
     search_fields = ("player1__full_name", "player2__full_name", "tournament__name")
     list_select_related = ("tournament", "player1", "player2")
     autocomplete_fields = ("tournament", "player1", "player2")
 
-    @admin.display(description="inscripción", ordering="player1__full_name")
+    @admin.display(description=_("inscripción"), ordering="player1__full_name")
     def entry_name(self, obj):
         return obj.name
 
-    @admin.display(description="torneo", ordering="tournament__date")
+    @admin.display(description=_("torneo"), ordering="tournament__date")
     def tournament_name(self, obj):
         return obj.tournament.name
 
-    @admin.display(description="retirada tras la ronda", ordering="dropped_after_round")
+    @admin.display(description=_("retirada tras la ronda"), ordering="dropped_after_round")
     def dropped_after_round_display(self, obj):
         return obj.dropped_after_round
 
@@ -434,8 +443,8 @@ class TableInline(admin.TabularInline):
     readonly_fields = ("sides", "score", "version_display")
     extra = 0
     show_change_link = True
-    verbose_name = "mesa"
-    verbose_name_plural = "mesas"
+    verbose_name = _("mesa")
+    verbose_name_plural = _("mesas")
 
     def get_queryset(self, request):
         return (
@@ -445,25 +454,25 @@ class TableInline(admin.TabularInline):
             .prefetch_related("seats__entry__player1", "seats__entry__player2")
         )
 
-    @admin.display(description="lados")
+    @admin.display(description=_("lados"))
     def sides(self, obj):
         if not obj.pk:
             return ""
         return f"{obj.side_name('A')}  —  {obj.side_name('B')}"
 
-    @admin.display(description="resultado")
+    @admin.display(description=_("resultado"))
     def score(self, obj):
         result = obj.result_or_none if obj.pk else None
         if result is None:
             return "—"
         marks = []
         if result.ended_by_time:
-            marks.append("por tiempo")
+            marks.append(gettext("por tiempo"))
         if result.forfeit:
-            marks.append("no presentación")
+            marks.append(gettext("no presentación"))
         return f"{result.tantos_a}–{result.tantos_b}" + (f" ({', '.join(marks)})" if marks else "")
 
-    @admin.display(description="versión")
+    @admin.display(description=_("versión"))
     def version_display(self, obj):
         return obj.version if obj.pk else 0
 
@@ -472,14 +481,14 @@ class ByeInline(admin.TabularInline):
     model = Bye
     fields = ("entry",)
     extra = 0
-    verbose_name = "descanso"
-    verbose_name_plural = "descansos"
+    verbose_name = _("descanso")
+    verbose_name_plural = _("descansos")
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
         field = formset.form.base_fields.get("entry")
         if field is not None:
-            field.label = "Inscripción"
+            field.label = pgettext_lazy("competidor inscrito", "Inscripción")
             qs = Entry.objects.select_related("player1", "player2")
             field.queryset = qs.filter(tournament_id=obj.tournament_id) if obj is not None else qs
             field.label_from_instance = _entry_label
@@ -491,8 +500,8 @@ class RoundAdminForm(forms.ModelForm):
         model = Round
         fields = ("tournament", "number", "closed", "played_at", "seed")
         labels: ClassVar[dict[str, str]] = {
-            "tournament": "Torneo",
-            "seed": "Semilla del sorteo de parejas",
+            "tournament": _("Torneo"),
+            "seed": _("Semilla del sorteo de parejas"),
         }
 
 
@@ -500,7 +509,7 @@ class RoundAdminForm(forms.ModelForm):
 class RoundAdmin(HistoryAdmin):
     form = RoundAdminForm
     list_display = ("__str__", "tournament_name", "number", "closed", "played_at", "tables_count")
-    list_filter = ("closed", ("tournament", titled("torneo")))
+    list_filter = ("closed", ("tournament", titled(_("torneo"))))
     search_fields = ("tournament__name", "=number")
     list_select_related = ("tournament",)
     autocomplete_fields = ("tournament",)
@@ -512,11 +521,11 @@ class RoundAdmin(HistoryAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_tables=Count("tables", distinct=True))
 
-    @admin.display(description="torneo", ordering="tournament__date")
+    @admin.display(description=_("torneo"), ordering="tournament__date")
     def tournament_name(self, obj):
         return obj.tournament.name
 
-    @admin.display(description="mesas", ordering="_tables")
+    @admin.display(description=_("mesas"), ordering="_tables")
     def tables_count(self, obj):
         return obj._tables
 
@@ -537,13 +546,13 @@ class ResultAdminForm(forms.ModelForm):
     """
 
     table_version = forms.IntegerField(
-        widget=forms.HiddenInput, required=False, label="Versión de la mesa"
+        widget=forms.HiddenInput, required=False, label=_("Versión de la mesa")
     )
 
     class Meta:
         model = Result
         fields = ("table", "tantos_a", "tantos_b", "ended_by_time", "forfeit", "played_at")
-        labels: ClassVar[dict[str, str]] = {"table": "Mesa"}
+        labels: ClassVar[dict[str, str]] = {"table": _("Mesa")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -608,8 +617,8 @@ class ResultInline(admin.StackedInline):
     fields = ("tantos_a", "tantos_b", "ended_by_time", "forfeit", "played_at", "table_version")
     extra = 1
     max_num = 1
-    verbose_name = "resultado"
-    verbose_name_plural = "resultado"
+    verbose_name = _("resultado")
+    verbose_name_plural = _("resultado")
 
 
 class SeatAdminForm(forms.ModelForm):
@@ -619,10 +628,10 @@ class SeatAdminForm(forms.ModelForm):
         model = Seat
         fields = ("table", "entry", "side", "position")
         labels: ClassVar[dict[str, str]] = {
-            "table": "Mesa",
-            "entry": "Inscripción",
-            "side": "Lado",
-            "position": "Puesto",
+            "table": _("Mesa"),
+            "entry": pgettext_lazy("competidor inscrito", "Inscripción"),
+            "side": _("Lado"),
+            "position": _("Puesto"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -670,8 +679,8 @@ class SeatInline(admin.TabularInline):
     formset = SeatInlineFormSet
     fields = ("side", "position", "entry")
     extra = 0
-    verbose_name = "asiento"
-    verbose_name_plural = "asientos"
+    verbose_name = _("asiento")
+    verbose_name_plural = _("asientos")
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("entry__player1", "entry__player2")
@@ -692,7 +701,7 @@ class TableAdminForm(forms.ModelForm):
     class Meta:
         model = Table
         fields = ("round", "number")
-        labels: ClassVar[dict[str, str]] = {"round": "Ronda"}
+        labels: ClassVar[dict[str, str]] = {"round": _("Ronda")}
 
 
 @admin.register(Table)
@@ -707,9 +716,9 @@ class TableAdmin(HistoryAdmin):
         "version_display",
     )
     list_filter = (
-        ("round__tournament", titled("torneo")),
-        ("round__closed", titled("ronda cerrada", TitledBooleanFilter)),
-        ("result__ended_by_time", titled("terminada por tiempo", TitledBooleanFilter)),
+        ("round__tournament", titled(_("torneo"))),
+        ("round__closed", titled(_("ronda cerrada"), TitledBooleanFilter)),
+        ("result__ended_by_time", titled(_("terminada por tiempo"), TitledBooleanFilter)),
     )
     search_fields = (
         "round__tournament__name",
@@ -734,22 +743,22 @@ class TableAdmin(HistoryAdmin):
     def get_fields(self, request, obj=None):
         return ("round", "number", "version_display")
 
-    @admin.display(description="mesa", ordering="number")
+    @admin.display(description=_("mesa"), ordering="number")
     def table_name(self, obj):
         return str(obj)
 
-    @admin.display(description="torneo", ordering="round__tournament__date")
+    @admin.display(description=_("torneo"), ordering="round__tournament__date")
     def tournament_name(self, obj):
         return obj.round.tournament.name
 
-    @admin.display(description="ronda", ordering="round__number")
+    @admin.display(description=_("ronda"), ordering="round__number")
     def round_number(self, obj):
         return obj.round.number
 
     sides = TableInline.sides
     score = TableInline.score
 
-    @admin.display(description="versión")
+    @admin.display(description=_("versión"))
     def version_display(self, obj):
         return obj.version if obj and obj.pk else 0
 
@@ -802,8 +811,8 @@ class SeatAdmin(HistoryAdmin):
         "position",
     )
     list_filter = (
-        ("round__tournament", titled("torneo")),
-        ("side", titled("lado", TitledChoicesFilter)),
+        ("round__tournament", titled(_("torneo"))),
+        ("side", titled(_("lado"), TitledChoicesFilter)),
     )
     search_fields = (
         "entry__player1__full_name",
@@ -814,19 +823,19 @@ class SeatAdmin(HistoryAdmin):
     raw_id_fields = ("table",)
     autocomplete_fields = ("entry",)
 
-    @admin.display(description="asiento")
+    @admin.display(description=_("asiento"))
     def seat_name(self, obj):
         return f"{obj.side}{obj.position}: {obj.entry.name}"
 
-    @admin.display(description="torneo", ordering="round__tournament__date")
+    @admin.display(description=_("torneo"), ordering="round__tournament__date")
     def tournament_name(self, obj):
         return obj.round.tournament.name
 
-    @admin.display(description="ronda", ordering="round__number")
+    @admin.display(description=_("ronda"), ordering="round__number")
     def round_number(self, obj):
         return obj.round.number
 
-    @admin.display(description="mesa", ordering="table__number")
+    @admin.display(description=_("mesa"), ordering="table__number")
     def table_number(self, obj):
         return obj.table.number
 
@@ -866,7 +875,7 @@ class SeatAdmin(HistoryAdmin):
 @admin.register(Bye)
 class ByeAdmin(HistoryAdmin):
     list_display = ("__str__", "tournament_name", "round_number", "entry_name")
-    list_filter = (("round__tournament", titled("torneo")),)
+    list_filter = (("round__tournament", titled(_("torneo"))),)
     search_fields = (
         "entry__player1__full_name",
         "entry__player2__full_name",
@@ -876,18 +885,20 @@ class ByeAdmin(HistoryAdmin):
     autocomplete_fields = ("round", "entry")
 
     def get_form(self, request, obj=None, **kwargs):
-        kwargs.setdefault("labels", {"round": "Ronda", "entry": "Inscripción"})
+        kwargs.setdefault(
+            "labels", {"round": _("Ronda"), "entry": pgettext_lazy("competidor inscrito", "Inscripción")}
+        )
         return super().get_form(request, obj, **kwargs)
 
-    @admin.display(description="torneo", ordering="round__tournament__date")
+    @admin.display(description=_("torneo"), ordering="round__tournament__date")
     def tournament_name(self, obj):
         return obj.round.tournament.name
 
-    @admin.display(description="ronda", ordering="round__number")
+    @admin.display(description=_("ronda"), ordering="round__number")
     def round_number(self, obj):
         return obj.round.number
 
-    @admin.display(description="inscripción")
+    @admin.display(description=_("inscripción"))
     def entry_name(self, obj):
         return obj.entry.name
 
@@ -905,10 +916,10 @@ class ResultAdmin(HistoryAdmin):
         "entered_by_display",
     )
     list_filter = (
-        ("table__round__tournament", titled("torneo")),
+        ("table__round__tournament", titled(_("torneo"))),
         "ended_by_time",
         "forfeit",
-        ("table__round__closed", titled("ronda cerrada", TitledBooleanFilter)),
+        ("table__round__closed", titled(_("ronda cerrada"), TitledBooleanFilter)),
     )
     search_fields = (
         "table__round__tournament__name",
@@ -930,11 +941,11 @@ class ResultAdmin(HistoryAdmin):
     def get_readonly_fields(self, request, obj=None):
         return ("table",) if obj is not None else ()
 
-    @admin.display(description="mesa", ordering="table__round__tournament__date")
+    @admin.display(description=_("mesa"), ordering="table__round__tournament__date")
     def table_label(self, obj):
         return _table_label(obj.table)
 
-    @admin.display(description="anotado por")
+    @admin.display(description=_("anotado por"))
     def entered_by_display(self, obj):
         return obj.entered_by or "—"
 
@@ -964,9 +975,9 @@ class CastigoAdminForm(forms.ModelForm):
         model = Castigo
         fields = ("tournament", "round", "player", "tantos", "reason")
         labels: ClassVar[dict[str, str]] = {
-            "tournament": "Torneo",
-            "round": "Ronda",
-            "player": "Jugador",
+            "tournament": _("Torneo"),
+            "round": _("Ronda"),
+            "player": _("Jugador"),
         }
 
     def clean(self):
@@ -995,28 +1006,28 @@ class CastigoAdmin(HistoryAdmin):
         "entered_by_display",
         "created_display",
     )
-    list_filter = (("tournament", titled("torneo")),)
+    list_filter = (("tournament", titled(_("torneo"))),)
     search_fields = ("player__full_name", "reason", "tournament__name")
     list_select_related = ("tournament", "round", "player", "entered_by")
     autocomplete_fields = ("tournament", "round", "player")
 
-    @admin.display(description="jugador", ordering="player__full_name")
+    @admin.display(description=_("jugador"), ordering="player__full_name")
     def player_name(self, obj):
         return obj.player.full_name
 
-    @admin.display(description="torneo", ordering="tournament__date")
+    @admin.display(description=_("torneo"), ordering="tournament__date")
     def tournament_name(self, obj):
         return obj.tournament.name
 
-    @admin.display(description="ronda", ordering="round__number")
+    @admin.display(description=_("ronda"), ordering="round__number")
     def round_number(self, obj):
         return obj.round.number if obj.round else "—"
 
-    @admin.display(description="anotado por")
+    @admin.display(description=_("anotado por"))
     def entered_by_display(self, obj):
         return obj.entered_by or "—"
 
-    @admin.display(description="fecha", ordering="created_at")
+    @admin.display(description=_("fecha"), ordering="created_at")
     def created_display(self, obj):
         return obj.created_at
 
@@ -1030,7 +1041,10 @@ class SorteoAdminForm(forms.ModelForm):
     class Meta:
         model = Sorteo
         fields = ("tournament", "entry", "lot")
-        labels: ClassVar[dict[str, str]] = {"tournament": "Torneo", "entry": "Inscripción"}
+        labels: ClassVar[dict[str, str]] = {
+            "tournament": _("Torneo"),
+            "entry": pgettext_lazy("competidor inscrito", "Inscripción"),
+        }
 
     def clean(self):
         cleaned = super().clean()
@@ -1050,24 +1064,24 @@ class SorteoAdmin(HistoryAdmin):
         "recorded_by_display",
         "created_display",
     )
-    list_filter = (("tournament", titled("torneo")),)
+    list_filter = (("tournament", titled(_("torneo"))),)
     search_fields = ("entry__player1__full_name", "entry__player2__full_name", "tournament__name")
     list_select_related = ("tournament", "entry__player1", "entry__player2", "recorded_by")
     autocomplete_fields = ("tournament", "entry")
 
-    @admin.display(description="inscripción")
+    @admin.display(description=_("inscripción"))
     def entry_name(self, obj):
         return obj.entry.name
 
-    @admin.display(description="torneo", ordering="tournament__date")
+    @admin.display(description=_("torneo"), ordering="tournament__date")
     def tournament_name(self, obj):
         return obj.tournament.name
 
-    @admin.display(description="registrado por")
+    @admin.display(description=_("registrado por"))
     def recorded_by_display(self, obj):
         return obj.recorded_by or "—"
 
-    @admin.display(description="fecha", ordering="created_at")
+    @admin.display(description=_("fecha"), ordering="created_at")
     def created_display(self, obj):
         return obj.created_at
 

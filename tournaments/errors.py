@@ -1,6 +1,26 @@
-"""Domain errors: one base class with a stable machine code (DESIGN.md, Conventions)."""
+"""Domain errors: one base class with a stable machine code (DESIGN.md, Conventions).
+
+A pure module: it never imports Django. The messages are Spanish templates (the msgids of the
+site's translations), marked with the local ``gettext_noop`` so ``makemessages`` extracts them.
+They are translated when shown: ``DomainError.message`` formats ``translate(template)``, and
+the tournaments app sets ``translate`` to Django's ``gettext`` when it starts
+(``tournaments.apps.TournamentsConfig.ready``), so a message reads in the language active where
+it is displayed. Outside Django, ``translate`` leaves the Spanish text as it is.
+"""
+
+
 def gettext_noop(s):  # marks a string for translation extraction without importing Django
     return s
+
+
+def translate(text: str) -> str:
+    """Hook: the message catalogue lookup. Identity here; Django's gettext once the app is ready."""
+    return text
+
+
+#: Parameters whose values are words (marked with gettext_noop where they are passed, e.g.
+#: field=gettext_noop("nombre")), translated with the message; the others are shown as given.
+TRANSLATED_PARAMS = ("field",)
 
 class _SafeParams(dict):
     """Format parameters that never fail: a missing name shows as "?" instead of raising."""
@@ -10,13 +30,27 @@ class _SafeParams(dict):
 
 
 class DomainError(Exception):
-    """Base of every domain error. ``code`` is stable (tests assert on it); ``message`` is Spanish text for people."""
+    """Base of every domain error. ``code`` is stable (tests assert on it); ``message`` is the
+    text for people, in the active language (Spanish by default): ``template`` (a Spanish msgid,
+    by default ``MESSAGES[code]``) translated, then formatted with ``params``."""
     code = "domain_error"
+
     def __init__(self, code=None, message=None, **params):
         self.code = code or self.code
         self.params = params
-        self.message = (message or MESSAGES.get(self.code, self.code)).format_map(_SafeParams(params))
-        super().__init__(self.message)
+        self.template = message or MESSAGES.get(self.code, self.code)
+        super().__init__(self.template.format_map(_SafeParams(params)))
+
+    @property
+    def message(self) -> str:
+        params = _SafeParams(self.params)
+        for key in TRANSLATED_PARAMS:
+            if isinstance(params.get(key), str):
+                params[key] = translate(params[key])
+        return translate(self.template).format_map(params)
+
+    def __str__(self) -> str:
+        return self.message
 
 class ResultError(DomainError):
     code = "invalid_result"
@@ -85,6 +119,12 @@ MESSAGES: dict[str, str] = {
     ),
     "mode_locked": gettext_noop("El torneo ya tiene inscritos: no se puede cambiar su sistema ni su modalidad."),
     "target_locked": gettext_noop("El torneo ya tiene resultados: no se puede cambiar su meta."),
+    "director_not_staff": gettext_noop(
+        "{name} no es miembro del personal: solo el personal puede dirigir un torneo."
+    ),
+    "director_self_removal": gettext_noop(
+        "No puedes quitarte de los directores del torneo: pídeselo a otro director o a un administrador."
+    ),
     "tournament_finished": gettext_noop("El torneo está terminado: no admite inscripciones."),
     "entry_size": gettext_noop("Cada inscripción de este torneo lleva {size} jugador(es) distintos."),
     "player_already_entered": gettext_noop("{name} ya está inscrito en este torneo."),

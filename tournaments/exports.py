@@ -1,8 +1,13 @@
-"""Spreadsheet out: standings as CSV (DESIGN.md; figures of SCORING.md §1 and §3)."""
+"""Spreadsheet out: standings as CSV (DESIGN.md; figures of SCORING.md §1, §3 and §4).
+
+Every CSV export of the site (these standings, ``rankings.exports``) writes names through
+``safe_text`` so that a spreadsheet never runs a name as a formula.
+"""
 from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 from fractions import Fraction
 
 from tournaments.models import Tournament
@@ -14,19 +19,39 @@ STANDINGS_HEADER = (
 SWISS_STANDINGS_HEADER = (
     "position", "entry", "match_points", "wins", "losses", "draws", "byes", "omw", "gwp", "ogw",
 )
+TABLE_STANDINGS_HEADER = ("position", "player", "games", "points", "vp", "pct_sum")
 _FIGURES = STANDINGS_HEADER[2:]
 _SWISS_FIGURES = SWISS_STANDINGS_HEADER[2:]
+_TABLE_FIGURES = TABLE_STANDINGS_HEADER[2:]
 _PLACES = 6  # decimals of the swiss percentages in the CSV
+_PCT_PLACES = 2  # decimals of the table-game percentage sum (SCORING.md §4)
+#: First characters that make a spreadsheet read a cell as a formula (CSV/formula injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_text(value) -> str:
+    """A text cell (a name) safe to open in a spreadsheet: one that starts with ``=``, ``+``,
+    ``-``, ``@``, TAB or CR gets a leading apostrophe ("=HYPERLINK(…)" → "'=HYPERLINK(…)",
+    "-Raro" → "'-Raro"), so it shows as text and never runs as a formula.
+
+    Only for text: numbers are written as numbers (an efectividad of -5 stays -5), so never
+    pass a figure through this. ``None`` gives "".
+    """
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def _cell(value) -> str | int:
-    """A whole number as is; a ``Fraction`` as a decimal with ``_PLACES`` places (0.616399).
+    """A whole number as is; a ``Fraction`` as a decimal with ``_PLACES`` places (0.616399); a
+    ``Decimal`` (the table-game percentage sum) with ``_PCT_PLACES`` places (85.70).
 
     Rounded only here, for display (SCORING.md: exact values inside the computation); the
     ``Fraction`` format rounds half to even, exactly.
     """
     if isinstance(value, Fraction):
         return format(value, f".{_PLACES}f")
+    if isinstance(value, Decimal):
+        return format(value, f".{_PCT_PLACES}f")
     return value
 
 
@@ -45,18 +70,29 @@ def standings_csv(tournament: Tournament) -> str:
     the seed's "3–2–0 including a round-1 bye"), so ``byes`` says how many of the wins were
     byes and ``match_points == 3 × wins + draws``. ``omw``, ``gwp``, ``ogw`` are the exact
     percentages (0.33 floor included) written as decimals with 6 places, e.g. 0.616399.
+
+    Table games (3–4 players): columns ``TABLE_STANDINGS_HEADER`` (seed 004, SCORING.md §4):
+    ``player`` (the entry's one player), ``games`` (tables played, byes not counted),
+    ``points`` (tournament points, byes included), ``vp`` (total in-game VP), whole numbers,
+    and ``pct_sum``, the sum of the per-game percentages with 2 decimals (85.70).
+
+    The name column goes through ``safe_text`` (no spreadsheet formulas); figures stay numbers.
     """
-    swiss = tournament.system == Tournament.System.SWISS
-    header, figures = (
-        (SWISS_STANDINGS_HEADER, _SWISS_FIGURES) if swiss else (STANDINGS_HEADER, _FIGURES)
-    )
+    header, figures = {
+        Tournament.System.SWISS: (SWISS_STANDINGS_HEADER, _SWISS_FIGURES),
+        Tournament.System.TABLE: (TABLE_STANDINGS_HEADER, _TABLE_FIGURES),
+    }.get(tournament.system, (STANDINGS_HEADER, _FIGURES))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
     for line in tournament.standings():
         values = line.row.figures
-        writer.writerow([line.row.position, line.entry.name, *(_cell(values[k]) for k in figures)])
+        writer.writerow([line.row.position, safe_text(line.entry.name),
+                         *(_cell(values[k]) for k in figures)])
     return out.getvalue()
 
 
-__all__ = ["STANDINGS_HEADER", "SWISS_STANDINGS_HEADER", "standings_csv"]
+__all__ = [
+    "FORMULA_STARTS", "STANDINGS_HEADER", "SWISS_STANDINGS_HEADER", "TABLE_STANDINGS_HEADER",
+    "safe_text", "standings_csv",
+]

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import MESSAGES
@@ -34,6 +36,18 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["best_of"].required = False
+        if self.instance.pk:
+            # Settings page of an existing tournament: who directs it (services.set_tournament_directors).
+            # Staff users may be chosen; anyone already listed stays selectable.
+            current = self.instance.directors.values_list("pk", flat=True)
+            users = get_user_model().objects.filter(
+                Q(is_staff=True, is_active=True) | Q(pk__in=list(current))
+            ).order_by("username")
+            self.fields["directors"] = forms.ModelMultipleChoiceField(
+                label=_("Directores del torneo"), queryset=users, required=False,
+                initial=list(current),
+                help_text=_("Personal que gestiona este torneo (y solo este)."),
+            )
 
     def clean_best_of(self):
         return self.cleaned_data.get("best_of") or 3

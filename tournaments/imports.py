@@ -28,6 +28,17 @@ Each match is checked with ``scoring.swiss.validate_match`` against the tourname
 (seed 000, SCORING.md §3); a line with ``player_b`` and the three games columns empty is a bye;
 ``drop`` (``a``, ``b``, ``both`` or empty) drops that side's entry after the line's round.
 See ``import_match_results``.
+
+Table-game file of a 3–4 player tournament (system "table"; header exactly ``TABLE_HEADER``),
+one line per seated player, the lines of one round/table forming one table of 3 or 4::
+
+    round,table,player,vp,ended_by_time
+    1,1,Ana Ruiz,10,no
+    1,1,Beto Gil,8,no
+    1,1,Carla Paz,7,no
+
+Each table's VP are checked with ``scoring.table.validate_table`` (seed 004, SCORING.md §4).
+See ``import_table_results``.
 """
 from __future__ import annotations
 
@@ -42,6 +53,7 @@ from typing import NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from tournaments import services
 from tournaments.errors import MESSAGES, DomainError, ResultError
@@ -54,6 +66,7 @@ from tournaments.models import (
     Round,
     Seat,
     Table,
+    TableResult,
     Tournament,
 )
 from tournaments.scoring import domino, swiss
@@ -66,6 +79,7 @@ CASTIGOS_HEADER = ("round", "player", "tantos", "reason")
 MATCH_HEADER = (
     "round", "table", "player_a", "player_b", "games_a", "games_b", "games_drawn", "drop",
 )
+TABLE_HEADER = ("round", "table", "player", "vp", "ended_by_time")
 MAX_LINES = 20_000
 MAX_ROUND = 99
 MAX_TABLE = 9999
@@ -246,7 +260,7 @@ class _Directory:
                 self.entry_of[p.key] = entry
 
     def player(self, name: str) -> _P:
-        name = services._clean_name(name, field="nombre")
+        name = services._clean_name(name, field=gettext_noop("nombre"))
         if name in self.players:
             return self.players[name]
         found = list(Player.objects.filter(full_name=name).order_by("pk"))
@@ -291,7 +305,7 @@ class _Directory:
         sizes = {Tournament.Mode.PAIRS: (2,), Tournament.Mode.SINGLE: (1,),
                  Tournament.Mode.INDIVIDUAL: (1, 2) if bye else (2,)}[mode]
         if len(names) not in sizes or not all(names):
-            raise DomainError("side_names", side=side, size=" o ".join(map(str, sizes)),
+            raise DomainError("side_names", side=side, size=gettext(" o ").join(map(str, sizes)),
                               value=value)
         players = [self.player(n) for n in names]
         if mode == Tournament.Mode.PAIRS:
@@ -459,8 +473,8 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
         elif tbl.any_result is None:
             g.action = "reseat"
         else:
-            seated = " contra ".join(tbl.side_name(s) or "—" for s in ("A", "B"))
-            found = " contra ".join(
+            seated = gettext(" contra ").join(tbl.side_name(s) or "—" for s in ("A", "B"))
+            found = gettext(" contra ").join(
                 " & ".join(e.name for e in side) for side in (g.side_a, g.side_b)
             )
             plan.errors.append(_error(g.line, "seats_differ", table=g.table, round=g.round,
@@ -472,9 +486,9 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
         for e in _entries_of(item):
             table_no = seats.get(item.round, {}).get(e.key)
             if table_no is not None and (item.round, table_no) not in in_file_tables:
-                where = f"mesa {table_no}"
+                where = gettext("mesa {table}").format(table=table_no)
             elif e.key in byes.get(item.round, set()) and (item.round, e.key) not in in_file_byes:
-                where = "descanso"
+                where = gettext("descanso")
             else:
                 continue
             plan.errors.append(_error(item.line, "entry_elsewhere", name=e.name,
@@ -513,7 +527,7 @@ def import_domino_results(*, acting_user, tournament: Tournament, data: bytes | 
     text = _decode(data)
     rows = _read_rows(text, RESULTS_HEADER)
     with transaction.atomic():
-        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if t.system != Tournament.System.DOMINO:
             raise DomainError("import_not_domino")
         plan, who = _plan_results(t, rows)
@@ -565,10 +579,17 @@ def _apply_results(
 
 def _register_planned(acting_user, t: Tournament, who: _Directory,
                       report: services.ImportReport) -> None:
-    """Create the players and register the entries the file named but the database lacks."""
+    """Create the players and register the entries the file named but the database lacks.
+
+    Names are matched exactly, so a new player may only differ from an existing one in case or
+    Unicode form ("hermenegildo paz" / "Hermenegildo Paz"): the player is still created and
+    ``report.warnings`` says so (``services.similar_players``)."""
     for p in who.new_players:
+        similar = services.similar_players(p.name)
         p.player = services.create_player(acting_user=acting_user, full_name=p.name)
         report.players_created += 1
+        if similar:
+            report.warnings.append(_duplicate_warning(p.name, [q.full_name for q in similar]))
     for e in who.new_entries:
         e.entry = services.register_entry(
             acting_user=acting_user, tournament=t, players=[p.player for p in e.players]
@@ -576,11 +597,22 @@ def _register_planned(acting_user, t: Tournament, who: _Directory,
         report.entries_created += 1
 
 
+def _duplicate_warning(name: str, existing: list[str]) -> str:
+    """«hermenegildo paz» se creó como jugador nuevo; ya existe «Hermenegildo Paz»."""
+    quoted = [f"«{n}»" for n in existing]
+    if len(quoted) == 1:
+        return gettext("«{name}» se creó como jugador nuevo; ya existe {other}").format(
+            name=name, other=quoted[0])
+    listed = gettext("{first} y {last}").format(first=", ".join(quoted[:-1]), last=quoted[-1])
+    return gettext("«{name}» se creó como jugador nuevo; ya existen {others}").format(
+        name=name, others=listed)
+
+
 def _open_rounds(acting_user, t: Tournament, plan: _Plan) -> dict[int, Round]:
     """The tournament's rounds by number (locked), creating those the file names; a tournament
     in draft or registration starts running."""
     numbers = sorted({g.round for g in plan.games} | {b.round for b in plan.byes})
-    rounds = {r.number: r for r in Round.objects.select_for_update().filter(tournament=t)}
+    rounds = {r.number: r for r in Round.objects.select_for_update(no_key=True).filter(tournament=t)}
     for number in numbers:
         if number not in rounds:
             rounds[number] = services._audit(Round(tournament=t, number=number), acting_user)
@@ -598,9 +630,9 @@ def _prepare_tables(acting_user, plan: _Plan, rounds: dict[int, Round]) -> list[
     numbers = {g.round for g in plan.games}
     existing = {
         (tbl.round_id, tbl.number): tbl
-        for tbl in Table.objects.select_for_update(of=("self",))
+        for tbl in Table.objects.select_for_update(no_key=True, of=("self",))
         .filter(round__in=[rounds[n] for n in numbers])
-        .select_related("result", "match_result")
+        .select_related("result", "match_result", "table_result")
     }
     tables: list[Table] = []
     for g in plan.games:
@@ -635,24 +667,24 @@ def _record_byes(acting_user, t: Tournament, plan: _Plan, rounds: dict[int, Roun
 
 #: Messages of the codes only the match-play import uses (the others are in errors.MESSAGES).
 MATCH_MESSAGES = {
-    "import_not_swiss": (
+    "import_not_swiss": gettext_noop(
         "Este torneo no es suizo (match play): este archivo de encuentros solo se importa en "
         "torneos suizos."
     ),
-    "games_missing": (
+    "games_missing": gettext_noop(
         "Faltan las partidas ganadas por el lado {side}; solo una ronda libre (player_b vacío) "
         "deja vacías las partidas."
     ),
-    "bad_drop": "«drop» debe estar vacío o ser «a», «b» o «both»; se recibió «{value}».",
-    "bye_drop": (
+    "bad_drop": gettext_noop("«drop» debe estar vacío o ser «a», «b» o «both»; se recibió «{value}»."),
+    "bye_drop": gettext_noop(
         "En una ronda libre solo puede retirarse player_a («drop» vacío o «a»); "
         "se recibió «{value}»."
     ),
-    "bye_line_games": (
+    "bye_line_games": gettext_noop(
         "Una ronda libre (player_b vacío) no lleva partidas: cuenta siempre como un encuentro "
         "ganado 2–0. Borra las partidas o escribe el rival."
     ),
-    "drop_before_later_round": (
+    "drop_before_later_round": gettext_noop(
         "«{name}» no puede retirarse después de la ronda {round}: ya juega o descansa en la "
         "ronda {later}."
     ),
@@ -812,7 +844,7 @@ def import_match_results(*, acting_user, tournament: Tournament, data: bytes | s
     text = _decode(data)
     rows = _read_rows(text, MATCH_HEADER)
     with transaction.atomic():
-        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if t.system != Tournament.System.SWISS:
             raise _match_error("import_not_swiss")
         plan, who = _plan_results(t, rows, _parse_match_line)
@@ -861,6 +893,310 @@ def _apply_matches(acting_user, t: Tournament, plan: _Plan, who: _Directory,
     return report
 
 
+# --- table games (3–4 players) -----------------------------------------------------------------
+
+#: Messages of the codes only the table-game import uses (the others are in errors.MESSAGES).
+TABLE_MESSAGES = {
+    "import_not_table": gettext_noop(
+        "Este torneo no es de juegos de mesa de 3–4 jugadores: este archivo de mesas solo se "
+        "importa en esos torneos."
+    ),
+    "table_required": gettext_noop("Falta el número de mesa: cada línea es un jugador sentado en una mesa."),
+    "table_size": gettext_noop(
+        "La mesa {table} de la ronda {round} tiene {count} línea(s): una mesa lleva 3 o 4 "
+        "jugadores, una línea por jugador."
+    ),
+    "score_missing": gettext_noop("Faltan los puntos de victoria (vp) de «{name}»."),
+    "by_time_mismatch": gettext_noop(
+        "ended_by_time dice «{value}», pero la línea {other} de la misma mesa {table} "
+        "(ronda {round}) dice «{first}»: todas las líneas de una mesa deben coincidir."
+    ),
+    "seats_differ": gettext_noop(
+        "La mesa {table} de la ronda {round} ya tiene resultado con otros jugadores "
+        "({seated}); el archivo dice {found}. Corrige la mesa o borra su resultado antes."
+    ),
+}
+
+
+def _table_error(code: str, **params) -> DomainError:
+    return DomainError(code, message=TABLE_MESSAGES.get(code), **params)
+
+
+@dataclass
+class _TableLine:
+    """One line of a table-game file: a player seated at a table with their in-game VP."""
+
+    line: int
+    round: int
+    table: int
+    entry: _E
+    vp: int
+    ended_by_time: bool
+
+
+@dataclass
+class _TableGame:
+    """The lines of one round/table, in file order (= seat order), once all of them are good."""
+
+    round: int
+    table: int
+    lines: list[_TableLine]
+    action: str = "new"  # new | same | reseat
+
+    @property
+    def line(self) -> int:
+        return self.lines[0].line
+
+    @property
+    def ended_by_time(self) -> bool:
+        return self.lines[0].ended_by_time
+
+
+def _vp(value: str, name: str) -> int:
+    """A VP cell as a whole number ("-3" is returned and later refused by ``validate_table``)."""
+    if value == "":
+        raise _table_error("score_missing", name=name)
+    try:
+        return services._parse_int(value, "vp")
+    except ResultError as exc:
+        if exc.code == "not_integer":
+            raise ResultError("not_integer", message=MESSAGES["not_integer_vp"],
+                              value=value[:20]) from None
+        raise
+
+
+def _seat_errors(scores: list[int], ended_by_time: bool) -> dict[int, ResultError]:
+    """Every bad score of one table (index → error) by ``scoring.table.validate_table``: it
+    names the first bad seat; that seat is set aside and the table is checked again."""
+    from tournaments.scoring import table as table_scoring
+
+    values, errors = list(scores), {}
+    while True:
+        try:
+            table_scoring.validate_table(values, ended_by_time=ended_by_time)
+            return errors
+        except ResultError as exc:
+            seat = exc.params.get("seat")
+            if not isinstance(seat, int) or not 1 <= seat <= len(values) or seat - 1 in errors:
+                return {i: exc for i in range(len(values))}
+            errors[seat - 1] = exc
+            values[seat - 1] = 0
+
+
+def _parse_table_line(who: _Directory, line: int, f: list[str],
+                      located: dict[tuple[int, int], list[int]]) -> _TableLine:
+    """One table-game line → ``_TableLine``; raises DomainError for the first problem. Once its
+    round and table are read the line counts in ``located`` (for the size of its table)."""
+    if len(f) != len(TABLE_HEADER):
+        raise DomainError("field_count", found=len(f), expected=len(TABLE_HEADER))
+    rnd_s, table_s, name, vp_s, by_time_s = f
+    number = _positive(rnd_s, "bad_round", MAX_ROUND)
+    if table_s == "":
+        raise _table_error("table_required")
+    table = _positive(table_s, "bad_table", MAX_TABLE)
+    located.setdefault((number, table), []).append(line)
+    entry = who.entry([who.player(name)])
+    vp = _vp(vp_s, entry.name)
+    by_time = _yes_no(by_time_s, "ended_by_time")
+    return _TableLine(line, number, table, entry, vp, by_time)
+
+
+def _plan_table_results(t: Tournament, rows: list[tuple[int, list[str]]]
+                        ) -> tuple[_Plan, _Directory]:
+    """Parse every line, group the lines of each round/table into a ``_TableGame`` and check the
+    tables against the file and the database; collect all errors (one per line, the first)."""
+    who = _Directory(t)
+    plan = _Plan()
+    bad: set[int] = set()
+    seen_entry: dict[tuple[int, tuple], int] = {}
+    located: dict[tuple[int, int], list[int]] = {}
+    parsed: dict[int, _TableLine] = {}
+
+    def refuse(line: int, exc: DomainError) -> None:
+        if line not in bad:
+            bad.add(line)
+            plan.errors.append(LineError(line, exc.code, exc.message))
+
+    for line, fields in rows:
+        try:
+            item = _parse_table_line(who, line, fields, located)
+            other = seen_entry.get((item.round, item.entry.key))
+            if other:
+                raise DomainError("entry_twice_in_round", name=item.entry.name,
+                                  round=item.round, other=other)
+        except DomainError as exc:
+            refuse(line, exc)
+            continue
+        seen_entry[(item.round, item.entry.key)] = line
+        parsed[line] = item
+
+    for (number, table), lines in located.items():
+        if not 3 <= len(lines) <= 4:
+            for line in lines:
+                refuse(line, _table_error("table_size", table=table, round=number,
+                                          count=len(lines)))
+            continue
+        first = next((parsed[line] for line in lines if line in parsed), None)
+        if first is None:
+            continue
+        for line in lines:
+            item = parsed.get(line)
+            if item is not None and item.ended_by_time != first.ended_by_time:
+                refuse(line, _table_error(
+                    "by_time_mismatch", value="sí" if item.ended_by_time else "no",
+                    first="sí" if first.ended_by_time else "no", other=first.line,
+                    table=table, round=number,
+                ))
+        # Seats in file order; a line refused above stands in with 0 VP (it is refused anyway).
+        scores = [parsed[line].vp if line in parsed else 0 for line in lines]
+        for index, exc in _seat_errors(scores, first.ended_by_time).items():
+            refuse(lines[index], exc)
+        if not any(line in bad for line in lines):
+            plan.games.append(_TableGame(number, table, [parsed[line] for line in lines]))
+    _check_tables_against_database(t, plan, refuse)
+    return plan, who
+
+
+def _check_tables_against_database(t: Tournament, plan: _Plan, refuse) -> None:
+    """Closed rounds, tables with a result and other players, players already seated (or
+    resting) elsewhere in the round; every line concerned is refused with ``refuse``."""
+    numbers = {g.round for g in plan.games}
+    rounds = {r.number: r for r in t.rounds.filter(number__in=numbers)}
+    tables = {
+        (tbl.round.number, tbl.number): tbl
+        for tbl in Table.objects.filter(round__in=rounds.values())
+        .select_related("round", "table_result").prefetch_related("seats__entry__player1")
+    }
+    seats: dict[int, dict[tuple, int]] = {}  # round -> entry key -> table number
+    for (number, table_no), tbl in tables.items():
+        for s in tbl.seats.all():
+            seats.setdefault(number, {})[("e", s.entry_id)] = table_no
+    byes = {
+        (number, ("e", entry_id))
+        for number, entry_id in Bye.objects.filter(round__in=rounds.values()).values_list(
+            "round__number", "entry_id"
+        )
+    }
+    in_file_tables = {(g.round, g.table) for g in plan.games}
+    for g in plan.games:
+        rnd = rounds.get(g.round)
+        if rnd is not None and rnd.closed:
+            for item in g.lines:
+                refuse(item.line, DomainError("round_closed", number=g.round))
+            continue
+        tbl = tables.get((g.round, g.table))
+        if tbl is not None:
+            want = frozenset(item.entry.key for item in g.lines)
+            have = frozenset(("e", s.entry_id) for s in tbl.seats.all())
+            if want == have:
+                g.action = "same"
+            elif tbl.table_result_or_none is None:
+                g.action = "reseat"
+            else:
+                seated = ", ".join(s.entry.name for s in sorted(tbl.seats.all(),
+                                                                key=lambda s: s.position))
+                found = ", ".join(item.entry.name for item in g.lines)
+                for item in g.lines:
+                    refuse(item.line, _table_error("seats_differ", table=g.table, round=g.round,
+                                                   seated=seated, found=found))
+                continue
+        for item in g.lines:
+            table_no = seats.get(g.round, {}).get(item.entry.key)
+            if table_no is not None and (g.round, table_no) not in in_file_tables:
+                where = gettext("mesa {table}").format(table=table_no)
+            elif (g.round, item.entry.key) in byes:
+                where = gettext("descanso")
+            else:
+                continue
+            refuse(item.line, DomainError("entry_elsewhere", name=item.entry.name,
+                                          round=g.round, where=where))
+
+
+def import_table_results(*, acting_user, tournament: Tournament, data: bytes | str
+                         ) -> services.ImportReport:
+    """Import the results of a 3–4 player table game (system "table") from a CSV file (bytes or
+    text); all or nothing (seed 004, SCORING.md §4).
+
+    Header exactly ``TABLE_HEADER`` (``round,table,player,vp,ended_by_time``), one line per
+    seated player; the lines of one round/table are one table of 3 or 4 players, seated in
+    file order. ``vp`` is the player's in-game score, a whole number ≥ 0, checked with
+    ``scoring.table.validate_table``; ``ended_by_time`` is ``sí``/``yes``/``no`` (empty = no)
+    and must be the same on every line of a table. The file has no bye lines (a bye is set by
+    the seating, ``services.set_seating``).
+
+    Like the other imports: players matched by exact name and created if unknown (a name equal
+    to an existing one but for case or Unicode form is created and named in
+    ``report.warnings``), single-player entries registered if missing, missing rounds and
+    tables created. A round/table already in the tournament with the same players is corrected
+    (VP by player, whatever the order): a change of any VP or of ``ended_by_time`` counts as
+    changed, the table's version grows and history keeps the old values; a table with no
+    result yet is re-seated as the file says; a table with a result and other players is
+    refused ("seats_differ").
+
+    Returns ``services.ImportReport`` (tables created / changed / unchanged, players and
+    entries created, warnings). Raises ``ImportRefused`` (file-level codes as
+    ``import_domino_results``; per line "table_size" (a table of fewer than 3 or more than 4
+    lines, on each of its lines), "by_time_mismatch", "score_missing", "not_integer",
+    "negative_score", "value_too_large", "entry_twice_in_round", "round_closed",
+    "seats_differ", "entry_elsewhere", "field_count", "bad_round", "bad_table",
+    "table_required", "bad_yes_no", "name_required" ...) or DomainError "import_not_table".
+    Nothing is stored on error.
+    """
+    text = _decode(data)
+    rows = _read_rows(text, TABLE_HEADER)
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+        if t.system != Tournament.System.TABLE:
+            raise _table_error("import_not_table")
+        plan, who = _plan_table_results(t, rows)
+        if plan.errors:
+            raise ImportRefused(plan.errors)
+        return _apply_table_results(acting_user, t, plan, who)
+
+
+def _apply_table_results(acting_user, t: Tournament, plan: _Plan, who: _Directory
+                         ) -> services.ImportReport:
+    report = services.ImportReport()
+    _register_planned(acting_user, t, who, report)
+    rounds = _open_rounds(acting_user, t, plan)
+    touched: list[int] = []
+    entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    for g, table in zip(plan.games, _prepare_tables(acting_user, plan, rounds), strict=True):
+        new_vp: list[tuple[Seat, int]] = []
+        if g.action in ("new", "reseat"):
+            for position, item in enumerate(g.lines, start=1):
+                services._audit(Seat(table=table, round=rounds[g.round], entry=item.entry.entry,
+                                     side=Seat.Side.A, position=position, vp=item.vp),
+                                acting_user).save()
+        else:
+            seats = {s.entry_id: s for s in table.seats.all()}
+            for item in g.lines:
+                seat = seats[item.entry.entry.pk]
+                if seat.vp != item.vp:
+                    new_vp.append((seat, item.vp))
+        result = table.table_result_or_none
+        if result is None:
+            result = TableResult(table=table)
+            report.created += 1
+        elif not new_vp and result.ended_by_time == g.ended_by_time:
+            report.unchanged += 1
+            continue
+        else:
+            report.changed += 1
+        for seat, vp in new_vp:
+            seat.vp = vp
+            services._audit(seat, acting_user).save(update_fields=["vp"])
+        result.ended_by_time = g.ended_by_time
+        result.entered_by = entered_by
+        services._audit(result, acting_user).save()
+        table.version += 1
+        services._audit(table, acting_user).save()
+        touched.append(table.pk)
+    if touched:
+        services._after_commit(touched)
+    return report
+
+
 # --- castigos ----------------------------------------------------------------------------------
 
 
@@ -881,7 +1217,7 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
     text = _decode(data)
     rows = _read_rows(text, CASTIGOS_HEADER)
     with transaction.atomic():
-        t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         rounds = {r.number: r for r in t.rounds.all()}
         entered = {pid for e in t.entries.all() for pid in e.player_ids()}
         players: dict[str, list[Player]] = {}
@@ -900,7 +1236,7 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
                         raise DomainError("round_missing", number=number)
                     if rnd.closed:
                         raise DomainError("round_closed", number=number)
-                name = services._clean_name(name, field="jugador")
+                name = services._clean_name(name, field=gettext_noop("jugador"))
                 if name not in players:
                     players[name] = list(Player.objects.filter(full_name=name).order_by("pk"))
                 candidates = [p for p in players[name] if p.pk in entered]
@@ -913,7 +1249,7 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
                 if not (re.fullmatch(r"[0-9]{1,6}", tantos_s)
                         and 1 <= int(tantos_s) <= MAX_CASTIGO):
                     raise DomainError("castigo_tantos")
-                reason = services._clean_name(reason, field="motivo", max_length=200)
+                reason = services._clean_name(reason, field=gettext_noop("motivo"), max_length=200)
             except DomainError as exc:
                 errors.append(LineError(line, exc.code, exc.message))
                 continue
@@ -939,6 +1275,6 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
 
 __all__ = [
     "CASTIGOS_HEADER", "ImportRefused", "LineError", "MATCH_HEADER", "MAX_LINES",
-    "MatchImportReport", "RESULTS_HEADER", "import_castigos", "import_domino_results",
-    "import_match_results",
+    "MatchImportReport", "RESULTS_HEADER", "TABLE_HEADER", "import_castigos",
+    "import_domino_results", "import_match_results", "import_table_results",
 ]

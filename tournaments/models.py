@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -66,6 +67,21 @@ class Player(models.Model):
             Seat.objects.filter(Q(entry__player1=self) | Q(entry__player2=self)).exists()
             or Castigo.objects.filter(player=self).exists()
         )
+
+
+def pick_current_round(rounds, complete_ids):
+    """The round being played among ``rounds`` (ordered by number): the lowest-numbered open
+    round still missing results (a round robin made in advance has every round open); if every
+    open round has all its results, the highest-numbered open one (waiting to be closed); with
+    every round closed, the last one; None without rounds. ``complete_ids``: pks of the rounds
+    with tables and a result at each."""
+    open_rounds = [r for r in rounds if not r.closed]
+    for r in open_rounds:
+        if r.pk not in complete_ids:
+            return r
+    if open_rounds:
+        return open_rounds[-1]
+    return rounds[-1] if rounds else None
 
 
 class Tournament(models.Model):
@@ -166,12 +182,57 @@ class Tournament(models.Model):
         ).values("pk")
 
     def current_round(self) -> Round | None:
-        """The open round with the highest number, else the last round; None before round 1."""
-        rounds = list(self.rounds.order_by("number"))
-        open_rounds = [r for r in rounds if not r.closed]
-        if open_rounds:
-            return open_rounds[-1]
-        return rounds[-1] if rounds else None
+        """The round being played (``pick_current_round``): the first open round still missing
+        results, else the last open round, else the last round; None before round 1. One query."""
+        rounds = list(self.rounds.annotate(**Round.completion_counts()).order_by("number"))
+        return pick_current_round(rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results})
+
+    # What shows on a tournament's public pages, by kind of row: (model, path to the tournament).
+    CHANGE_SOURCES = (
+        ("Round", "tournament"), ("Entry", "tournament"), ("Castigo", "tournament"),
+        ("Sorteo", "tournament"), ("Table", "round__tournament"), ("Seat", "round__tournament"),
+        ("Bye", "round__tournament"), ("Result", "table__round__tournament"),
+        ("MatchResult", "table__round__tournament"), ("TableResult", "table__round__tournament"),
+    )
+
+    @classmethod
+    def with_change_marks(cls):
+        """Tournaments annotated for cache validators (ETags of the public pages), in the same
+        one query that reads them: ``change_<model>`` is "latest history_date/number of history
+        rows" of that kind of row of the tournament (rounds, entries, castigos, sorteos, tables,
+        seats, byes, results), ``change_player`` the latest change of any player (names show
+        everywhere), and ``open_rounds`` whether a round is still open.
+
+        Every write records history (DESIGN.md, Writes), so any committed change alters a mark:
+        the count as well as the date, because a transaction that started earlier can commit
+        after a later one without raising the latest date. ``updated_at`` covers the
+        tournament's own settings."""
+        from django.db.models import CharField, Count, Exists, Max, OuterRef, Subquery, Value
+        from django.db.models.functions import Cast, Concat
+
+        marks = {}
+        for name, path in cls.CHANGE_SOURCES:
+            history = globals()[name].history.model
+            marks[f"change_{name.lower()}"] = Subquery(
+                history.objects.filter(**{path: OuterRef("pk")}).order_by().values(path)
+                .annotate(mark=Concat(
+                    Cast(Max("history_date"), CharField()), Value("/"), Cast(Count("pk"), CharField()),
+                    output_field=CharField(),
+                )).values("mark")[:1]
+            )
+        marks["change_player"] = Subquery(
+            Player.history.model.objects.order_by("-history_date", "-history_id").values("history_date")[:1]
+        )
+        marks["open_rounds"] = Exists(Round.objects.filter(tournament=OuterRef("pk"), closed=False))
+        return cls.objects.annotate(**marks)
+
+    def change_mark(self) -> str:
+        """The marks of ``with_change_marks`` (plus ``updated_at``) as one string: equal strings
+        mean the public pages show the same data."""
+        names = ["updated_at", "open_rounds", "change_player"] + [
+            f"change_{name.lower()}" for name, _ in self.CHANGE_SOURCES
+        ]
+        return "|".join(f"{getattr(self, n, None)}" for n in names)
 
     def standings(self) -> list[StandingLine]:
         """The standings of this tournament, best first, as ``StandingLine`` (row + entry).
@@ -451,7 +512,24 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament.name} · ronda {self.number}"
+        return gettext("{tournament} · ronda {number}").format(
+            tournament=self.tournament.name, number=self.number
+        )
+
+    @staticmethod
+    def completion_counts() -> dict:
+        """Annotations for a Round queryset: ``n_tables`` and ``n_results`` (tables with a
+        result of any system); a round is complete when they are equal and not zero."""
+        from django.db.models import Count
+
+        with_result = (
+            Q(tables__result__isnull=False) | Q(tables__match_result__isnull=False)
+            | Q(tables__table_result__isnull=False)
+        )
+        return {
+            "n_tables": Count("tables", distinct=True),
+            "n_results": Count("tables", filter=with_result, distinct=True),
+        }
 
     def tables_with_results(self) -> list[Table]:
         """The round's tables by number, each with its seats (entries and players) and result.
@@ -485,7 +563,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Mesa {self.number}"
+        return gettext("Mesa {number}").format(number=self.number)
 
     @classmethod
     def with_results(cls):
@@ -587,7 +665,7 @@ class Bye(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round}: descansa {self.entry}"
+        return gettext("{round}: descansa {entry}").format(round=self.round, entry=self.entry)
 
 
 class Result(models.Model):
@@ -666,7 +744,9 @@ class TableResult(models.Model):
         verbose_name_plural = _("resultados de mesa (3–4 jugadores)")
 
     def __str__(self) -> str:
-        return f"{self.table}{' (tiempo)' if self.ended_by_time else ''}"
+        if self.ended_by_time:
+            return gettext("{table} (tiempo)").format(table=self.table)
+        return str(self.table)
 
 
 class Castigo(models.Model):

@@ -1,14 +1,25 @@
-"""Who may manage what: directors (the "Directores" group or a tournament's director list) and superusers."""
-from __future__ import annotations
+"""Who may do what (issue "reliability and security", point 1).
 
-from django.contrib.auth.models import AnonymousUser
+- anonymous visitors and logged-in players (no staff flag, no group): the public pages only;
+- directors: active staff users in the "Directores" group. They manage players, create
+  tournaments, and manage the tournaments they direct (``Tournament.directors``; the creator is
+  added by ``services.create_tournament``);
+- a user listed in ``Tournament.directors`` (even outside the group) manages that tournament only;
+- superusers: everything.
+"""
+from __future__ import annotations
 
 DIRECTORS_GROUP = "Directores"
 
 
+def _active(user) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False) and user.is_active
+
+
 def is_director(user) -> bool:
-    """True for a superuser, or an active staff user in the "Directores" group."""
-    if user is None or isinstance(user, AnonymousUser) or not user.is_authenticated or not user.is_active:
+    """True for an active superuser, or an active staff user in the "Directores" group: may
+    manage players and create tournaments (not manage other directors' tournaments)."""
+    if not _active(user):
         return False
     if user.is_superuser:
         return True
@@ -16,12 +27,18 @@ def is_director(user) -> bool:
 
 
 def can_manage(user, tournament) -> bool:
-    """True when ``user`` may change ``tournament``: superuser, a director in the group, or one of
-    the tournament's own directors (``Tournament.directors``)."""
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+    """True when ``user`` may change ``tournament``: an active superuser, or an active user
+    listed in ``tournament.directors``. Being in the "Directores" group is not enough."""
+    if not _active(user):
         return False
     if user.is_superuser:
         return True
-    if tournament is not None and tournament.directors.filter(pk=user.pk).exists():
-        return True
-    return is_director(user)
+    return tournament is not None and tournament.pk is not None and (
+        tournament.directors.filter(pk=user.pk).exists()
+    )
+
+
+def can_enter_manage_area(user) -> bool:
+    """True when ``user`` may open the directors' pages at all: a director (group or
+    superuser) or a director of at least one tournament."""
+    return is_director(user) or (_active(user) and user.directed_tournaments.exists())

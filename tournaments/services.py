@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.text import slugify
 
-from tournaments.errors import DomainError, ResultError
+from tournaments.errors import DomainError, ResultError, gettext_noop
 from tournaments.models import (
     Bye,
     Castigo,
@@ -35,6 +35,11 @@ from tournaments.pairing.round_robin import round_robin
 from tournaments.scoring import domino
 
 MAX_NAME = 120
+
+# Row locks are ``select_for_update(no_key=True)`` (PostgreSQL FOR NO KEY UPDATE): they serialise
+# the writers among themselves exactly as FOR UPDATE would, but do not block the foreign-key
+# checks (FOR KEY SHARE) of a ledger replay inserting rows that point at the same tournament,
+# table or player; with plain FOR UPDATE, a replay and a writer could deadlock.
 
 
 def _audit(instance, acting_user):
@@ -100,8 +105,8 @@ def create_player(
     "member_number_taken". Duplicate names are allowed (see ``similar_players`` for the warning).
     """
     player = Player(
-        full_name=_clean_name(full_name, field="nombre"),
-        nickname=_clean_name(nickname, field="apodo", required=False, max_length=60),
+        full_name=_clean_name(full_name, field=gettext_noop("nombre")),
+        nickname=_clean_name(nickname, field=gettext_noop("apodo"), required=False, max_length=60),
         member_number=_check_member_number(member_number, None),
         email=(email or "").strip(),
         phone=(phone or "").strip()[:40],
@@ -116,9 +121,9 @@ def update_player(
     member_number: str | None = None, email: str = "", phone: str = "", active: bool = True,
 ) -> Player:
     """Change a player's data; same validation as ``create_player``."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    player.full_name = _clean_name(full_name, field="nombre")
-    player.nickname = _clean_name(nickname, field="apodo", required=False, max_length=60)
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    player.full_name = _clean_name(full_name, field=gettext_noop("nombre"))
+    player.nickname = _clean_name(nickname, field=gettext_noop("apodo"), required=False, max_length=60)
     player.member_number = _check_member_number(member_number, player.pk)
     player.email = (email or "").strip()
     player.phone = (phone or "").strip()[:40]
@@ -130,7 +135,7 @@ def update_player(
 @transaction.atomic
 def set_player_active(*, acting_user, player: Player, active: bool) -> Player:
     """Activate or deactivate a player (deactivated players are hidden from new registrations)."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     player.active = active
     _audit(player, acting_user).save()
     return player
@@ -139,7 +144,7 @@ def set_player_active(*, acting_user, player: Player, active: bool) -> Player:
 @transaction.atomic
 def delete_player(*, acting_user, player: Player) -> None:
     """Delete a player who never played. Raises DomainError "player_has_results" otherwise."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     if player.has_results() or Entry.objects.filter(player1=player).exists() or Entry.objects.filter(
         player2=player
     ).exists():
@@ -167,7 +172,7 @@ TOURNAMENT_FIELDS = (
 
 
 def _check_tournament(t: Tournament) -> None:
-    t.name = _clean_name(t.name, field="nombre")
+    t.name = _clean_name(t.name, field=gettext_noop("nombre"))
     if t.target not in (100, 200):
         raise DomainError("invalid_target", target=t.target)
     if t.system not in Tournament.System.values:
@@ -215,7 +220,7 @@ def create_tournament(*, acting_user, **fields) -> Tournament:
 def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tournament:
     """Change a tournament's settings. The mode and system cannot change once it has entries;
     the target cannot change once it has results (they were validated against it)."""
-    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     has_entries = t.entries.exists()
     has_results = Result.objects.filter(table__round__tournament=t).exists()
     for key, value in fields.items():
@@ -247,6 +252,33 @@ def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tourn
     return t
 
 
+@transaction.atomic
+def set_tournament_directors(*, acting_user, tournament: Tournament, directors: Iterable) -> Tournament:
+    """Replace the users who direct ``tournament`` (``Tournament.directors``): they manage it,
+    and only it (``permissions.can_manage``). The caller must be allowed to manage it.
+
+    A user added must be active staff (those already listed may stay). A director who is not a
+    superuser cannot remove themselves (they would lose the page they are on).
+    Raises DomainError "director_not_staff", "director_self_removal".
+    """
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    wanted = {u.pk: u for u in directors}
+    current = set(t.directors.values_list("pk", flat=True))
+    for pk, user in wanted.items():
+        if pk not in current and not (user.is_staff and user.is_active):
+            raise DomainError("director_not_staff", name=user.get_username())
+    acting_pk = getattr(acting_user, "pk", None)
+    if (acting_pk in current and acting_pk not in wanted
+            and not getattr(acting_user, "is_superuser", False)):
+        raise DomainError("director_self_removal")
+    if set(wanted) != current:
+        t.directors.set(list(wanted.values()))
+        # The director list has no history of its own (HistoricalRecords(m2m_fields=[])):
+        # record who changed it as a change of the tournament.
+        _audit(t, acting_user).save(update_fields=["updated_at"])
+    return t
+
+
 def _entry_size(t: Tournament) -> int:
     return 2 if t.mode == Tournament.Mode.PAIRS else 1
 
@@ -258,7 +290,7 @@ def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Pla
     Raises DomainError "entry_size" (wrong number of players), "player_already_entered",
     "player_inactive", "tournament_finished".
     """
-    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if t.status == Tournament.Status.FINISHED:
         raise DomainError("tournament_finished")
     players = list(players)
@@ -277,7 +309,7 @@ def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Pla
 @transaction.atomic
 def remove_entry(*, acting_user, entry: Entry) -> None:
     """Remove an entry that has not played (seated or rested). Raises "entry_has_results" otherwise."""
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
     if entry.seats.exists() or entry.byes.exists():
         raise DomainError("entry_has_results", name=entry.name)
     _audit(entry, acting_user).delete()
@@ -304,7 +336,7 @@ def set_pairings(
     Raises DomainError "entry_twice", "side_size", "foreign_entry", "round_has_results",
     "round_closed", "no_tables", "invalid_round_number".
     """
-    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if t.system == Tournament.System.TABLE:
         raise DomainError("wrong_system")
     size = _side_size(t)
@@ -332,7 +364,7 @@ def set_seating(
     Raises DomainError "table_size_seating" (a table of fewer than 3 or more than 4), "wrong_system",
     and the checks of ``set_pairings`` ("entry_twice", "foreign_entry", "round_closed" ...).
     """
-    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if t.system != Tournament.System.TABLE:
         raise DomainError("wrong_system")
     if not tables:
@@ -364,7 +396,10 @@ def _write_round(*, acting_user, t: Tournament, round_number: int, layout, seed:
             if e.pk in dropped and dropped[e.pk] < int(round_number):
                 raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
             seen.add(e.pk)
-    rnd, _created = Round.objects.select_for_update().get_or_create(tournament=t, number=round_number)
+    rnd = Round.objects.select_for_update(no_key=True).filter(tournament=t, number=round_number).first()
+    if rnd is None:  # not get_or_create: the new round's history names the acting user
+        rnd = _audit(Round(tournament=t, number=round_number), acting_user)
+        rnd.save()
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
     if (
@@ -376,9 +411,9 @@ def _write_round(*, acting_user, t: Tournament, round_number: int, layout, seed:
     if seed is not None:
         rnd.seed = seed
         _audit(rnd, acting_user).save()
-    rnd.seats.all().delete()
-    rnd.tables.all().delete()
-    rnd.byes.all().delete()
+    # One by one (not a queryset delete), so each deletion's history names the acting user.
+    for old in [*rnd.seats.all(), *rnd.tables.all(), *rnd.byes.all()]:
+        _audit(old, acting_user).delete()
     for number, seats in enumerate(layout, start=1):
         table = _audit(Table(round=rnd, number=number), acting_user)
         table.save()
@@ -403,7 +438,7 @@ def generate_round_robin(*, acting_user, tournament: Tournament, next_only: bool
     Returns the rounds created. Raises DomainError "round_robin_mode" (individual mode),
     "too_few_entries", "round_robin_complete".
     """
-    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if t.mode == Tournament.Mode.INDIVIDUAL:
         raise DomainError("round_robin_mode")
     entries = list(t.entries.filter(dropped_after_round__isnull=True).order_by("pk"))
@@ -443,7 +478,7 @@ def generate_round_robin(*, acting_user, tournament: Tournament, next_only: bool
 @transaction.atomic
 def close_round(*, acting_user, round: Round) -> Round:
     """Close a round: results can no longer change. Raises "round_incomplete" if a table lacks a result."""
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
     missing = rnd.tables.filter(
@@ -461,7 +496,7 @@ def close_round(*, acting_user, round: Round) -> Round:
 @transaction.atomic
 def reopen_round(*, acting_user, round: Round) -> Round:
     """Reopen a closed round so its results can be corrected."""
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
     rnd.closed = False
     _audit(rnd, acting_user).save()
     return rnd
@@ -520,7 +555,7 @@ def record_result(
     Raises ResultError (codes of ``scoring.domino``, "tantos_missing") or DomainError
     "stale_version", "round_closed", "table_empty". Nothing is stored on error.
     """
-    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
     rnd, t = tbl.round, tbl.round.tournament
     _check_writable(tbl, version)
     if t.system != Tournament.System.DOMINO:
@@ -573,7 +608,7 @@ def record_match_result(
     """
     from tournaments.scoring import swiss
 
-    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
     t = tbl.round.tournament
     _check_writable(tbl, version)
     if t.system != Tournament.System.SWISS:
@@ -607,7 +642,7 @@ def record_table_result(
     """
     from tournaments.scoring import table as table_scoring
 
-    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
     t = tbl.round.tournament
     _check_writable(tbl, version)
     if t.system != Tournament.System.TABLE:
@@ -645,7 +680,7 @@ def record_table_result(
 def drop_entry(*, acting_user, entry: Entry, after_round: int) -> Entry:
     """Drop an entry after ``after_round``: it keeps its results and stays in the standings but
     is never paired again (SCORING.md §3). Raises "invalid_round_number"."""
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
     if not 0 <= int(after_round) <= 99:
         raise DomainError("invalid_round_number")
     entry.dropped_after_round = int(after_round)
@@ -656,7 +691,7 @@ def drop_entry(*, acting_user, entry: Entry, after_round: int) -> Entry:
 @transaction.atomic
 def undrop_entry(*, acting_user, entry: Entry) -> Entry:
     """Take back a drop: the entry is paired again from the next round."""
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
     entry.dropped_after_round = None
     _audit(entry, acting_user).save()
     return entry
@@ -666,7 +701,7 @@ def undrop_entry(*, acting_user, entry: Entry) -> Entry:
 def delete_result(*, acting_user, table: Table, version: int | None) -> None:
     """Remove a table's result, dominó or match (kept in history).
     Raises "stale_version", "round_closed", "no_result"."""
-    tbl = Table.objects.select_for_update(of=("self", "round")).select_related("round").get(pk=table.pk)
+    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round").get(pk=table.pk)
     if tbl.round.closed:
         raise DomainError("round_closed", number=tbl.round.number)
     if version is not None and int(version) != tbl.version:
@@ -704,8 +739,8 @@ def add_castigo(
         raise DomainError("castigo_tantos") from exc
     if not 1 <= n <= 100000:
         raise DomainError("castigo_tantos")
-    reason = _clean_name(reason, field="motivo", max_length=200)
-    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    reason = _clean_name(reason, field=gettext_noop("motivo"), max_length=200)
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if not (t.entries.filter(player1=player).exists() or t.entries.filter(player2=player).exists()):
         raise DomainError("player_not_entered", name=player.full_name)
     if round is not None:
@@ -722,7 +757,7 @@ def add_castigo(
 @transaction.atomic
 def remove_castigo(*, acting_user, castigo: Castigo) -> None:
     """Delete a castigo (the deletion stays in its history). Raises "round_closed" if its round is closed."""
-    castigo = Castigo.objects.select_for_update(of=("self",)).select_related("round").get(pk=castigo.pk)
+    castigo = Castigo.objects.select_for_update(no_key=True, of=("self",)).select_related("round").get(pk=castigo.pk)
     if castigo.round is not None and castigo.round.closed:
         raise DomainError("round_closed", number=castigo.round.number)
     _audit(castigo, acting_user).delete()
@@ -734,7 +769,7 @@ def record_sorteo(*, acting_user, tournament: Tournament, entries_in_order: Sequ
 
     Replaces any earlier lot of those entries. Raises "sorteo_too_few", "foreign_entry", "entry_twice".
     """
-    t = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     entries = list(entries_in_order)
     if len(entries) < 2:
         raise DomainError("sorteo_too_few")
@@ -743,7 +778,8 @@ def record_sorteo(*, acting_user, tournament: Tournament, entries_in_order: Sequ
     for e in entries:
         if e.tournament_id != t.pk:
             raise DomainError("foreign_entry", name=e.name)
-    Sorteo.objects.filter(tournament=t, entry__in=entries).delete()
+    for old in Sorteo.objects.filter(tournament=t, entry__in=entries):
+        _audit(old, acting_user).delete()  # one by one: the history names the acting user
     rows = []
     for lot, e in enumerate(entries, start=1):
         s = Sorteo(tournament=t, entry=e, lot=lot, recorded_by=acting_user if getattr(acting_user, "is_authenticated", False) else None)
@@ -754,7 +790,12 @@ def record_sorteo(*, acting_user, tournament: Tournament, entries_in_order: Sequ
 
 @dataclass
 class ImportReport:
-    """What an import did: counts of results created, changed and left unchanged."""
+    """What an import did: counts of results created, changed and left unchanged.
+
+    ``warnings``: sentences in Spanish for people, e.g. a player the import created whose name
+    equals an existing player's after NFC and case folding (``similar_players``); the import
+    still went through (names are matched exactly).
+    """
 
     created: int = 0
     changed: int = 0
@@ -762,6 +803,7 @@ class ImportReport:
     byes: int = 0
     players_created: int = 0
     entries_created: int = 0
+    warnings: list[str] = field(default_factory=list)
 
 
 __all__ = [

@@ -7,6 +7,7 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("torneos/", public.tournament_list, name="tournaments"),
     path("torneos/<slug:slug>/", public.tournament_detail, name="tournament"),
+    path("torneos/<slug:slug>/mesa/", public.find_table, name="find_table"),
     path("torneos/<slug:slug>/clasificacion/", public.standings, name="standings"),
     path("torneos/<slug:slug>/clasificacion.csv", public.standings_csv, name="standings_csv"),
     path("torneos/<slug:slug>/ronda/<int:number>/", public.round_detail, name="round"),

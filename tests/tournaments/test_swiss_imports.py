@@ -30,11 +30,12 @@ def run(*args):
     return out.getvalue(), err.getvalue()
 
 
-def swiss(best_of=3, **extra):
+def swiss(best_of=3, acting_user=None, **extra):
+    """A running Swiss tournament; created by ``acting_user`` (then its director) if given."""
     fields = {"name": "Suizo Importado", "date": dt.date(2026, 6, 13), "system": "swiss",
               "mode": "single", "best_of": best_of, "status": "running"}
     fields.update(extra)
-    return services.create_tournament(acting_user=None, **fields)
+    return services.create_tournament(acting_user=acting_user, **fields)
 
 
 def csv_text(*lines):
@@ -363,7 +364,7 @@ def test_public_csv_link_downloads_the_swiss_standings(client):
 
 
 def test_upload_form_routes_a_swiss_results_file_to_the_match_import(director_client, director):
-    t = swiss()
+    t = swiss(acting_user=director)
     page = director_client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
     assert "round,table,player_a,player_b,games_a,games_b,games_drawn,drop" in page
     assert "side_a,side_b" not in page
@@ -379,8 +380,8 @@ def test_upload_form_routes_a_swiss_results_file_to_the_match_import(director_cl
     assert {r.entered_by for r in MatchResult.objects.all()} == {director}
 
 
-def test_upload_form_shows_every_refused_line_of_a_swiss_file(director_client):
-    t = swiss()
+def test_upload_form_shows_every_refused_line_of_a_swiss_file(director_client, director):
+    t = swiss(acting_user=director)
     data = csv_text(f"1,1,{ANA},{BETO},3,0,,", f"1,2,{CIRO},{DORA},2,1,,maybe")
 
     response = director_client.post(reverse("manage:import", args=[t.slug]), {

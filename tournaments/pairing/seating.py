@@ -25,15 +25,17 @@ Rules, in strict priority order (a lower rule never spoils a higher one):
    that repeat is the minimum possible (exact: a maximum matching of the "never partners"
    graph, see below).
 3. **Repeat meetings as few as possible.** Table games: the number of pairs at one table who
-   have already met. Rotating partners: first the pairs seated *against* each other who have
-   surely been opponents before (met, never partners), then the pairs seated against a former
-   partner. (``SeatingPlayer`` carries ``met`` and ``partners`` only, so a pair that was once
-   partners and once opponents counts in the second tier; ``count_repeats`` counts the real
-   roles from the seatings.)
+   have already met. Rotating partners, in this order: the pairs seated *against* each other
+   who have surely been opponents before (met, never partners); then the pairs seated against
+   a former partner (``SeatingPlayer`` carries ``met`` and ``partners`` only, so a pair that
+   was once partners and once opponents can only be seen here; ``count_repeats`` counts the
+   real roles from the seatings); then the partners who have met before (as opponents), so
+   that players meet as many different players as they can.
 4. **Standings**: the top players together, table 1 first. With the players in standings
    order chunked into the tables in order (the "ideal" table of each player), the cost is the
    sum over players of (table number − ideal table number)²; 0 when the ideal seating has no
-   repeat.
+   repeat. Equal costs are settled in favour of the better placed (the one who stays at the
+   lower table): 1 and 2 met → 1 stays at table 1 with 3, 4, 5 and 2 moves to table 2.
 5. Ties: a deterministic pseudo-random choice from the round's seed.
 
 Round 1 (``first_round=True``, or nobody in the field has met anybody): the players (taken in
@@ -55,17 +57,24 @@ lexicographic optimum is its minimum.
   tables; for rotating partners also two seats at one table, which changes the partnerships)
   and swaps of two whole tables of equal size (standings only), restricted to the moves that
   can improve (one of the players is at a table with a repeat or away from their ideal table).
-  While a repeat is left, a tabu search (swaps of a player from a table with a repeat; the two
-  players swapped may not move again for a few iterations, unless the move gives a new best)
-  runs until ``STALL`` iterations bring no new best, or a lower bound is reached; then the best
-  seating found is polished by the descent again. The search never returns a seating worse than
-  its start, so rule 2 stays exact.
-* Table games, exactness of rule 3: when repeats are left, an exhaustive branch-and-bound over
-  the partitions of the field into the tables' sizes looks for a seating with fewer repeats
-  (up to ``EXACT_NODES`` search nodes). It always completes for up to 12 players (at most 5775
-  partitions), so there the number of repeats is proven minimal; above that it completes in
-  most rounds, and where it runs out the local search's answer stands (in practice it is
-  optimal; tests check it is at least swap-optimal).
+  While a repeat is left, a tabu search (swaps of a player in a repeat with anyone, chosen by
+  the change in repeats alone, ties drawn; a player may not go back to the table it just left
+  for a few iterations, unless that gives a new best) runs until ``STALL`` iterations bring no
+  fewer repeats, a lower bound is reached, or ``MAX_EVALS`` swaps have been priced (which
+  bounds a round's time: in the worst cases measured, 60 players who have all met each other,
+  about 0.5 s of CPU for table games and 1 s for rotating partners; in 7-round events of 60
+  players a round takes under 0.2 s and 0.5 s); then the best seating found is polished by the descent
+  again. The search never returns a seating worse than its start, so rule 2 stays exact.
+* Table games, exactness of rule 3: when more repeats are left than a simple lower bound
+  allows, an exhaustive branch-and-bound over the partitions of the field into the tables'
+  sizes looks for a seating with fewer repeats. Up to ``EXACT_ALWAYS`` (12) players it runs to
+  the end (at most 5775 partitions, under 0.2 s), so there the number of repeats is proven
+  minimal. Above that a full search is too costly (200 200 partitions at 13 players, a million
+  at 14), so it gets ``EXACT_NODES`` search nodes and, where it runs out, the better of the
+  local search's seating and the best partition found stands: not proven minimal, but
+  swap-optimal (no swap of two players lowers the repeats). In simulated 7-round events of
+  13–28 players (three events each, 288 rounds), tabu searches ten times longer from three
+  seeds found one repeat fewer in 1 round of the 288, and never more than that.
 
 Presentation: tables in order, table 1 first. Table games: the seat order inside each table is
 shuffled with ``random.Random(seed)``. Rotating partners: which partnership takes seats 1 & 3,
@@ -76,19 +85,21 @@ deterministic for the same seed and the same players (in any input order).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tournaments.errors import DomainError
+from tournaments.errors import DomainError, gettext_noop
 
 TABLE = "table"
 PARTNERS = "partners"
 MODES = (TABLE, PARTNERS)
 
-STALL = 120  # tabu iterations without a new best before the search stops
+STALL = 300  # tabu iterations without fewer repeats before the search stops
 MAX_TABU = 3000  # tabu iterations at most, whatever happens
-TENURE = (2, 8)  # a swapped player may not move again for this many iterations (drawn)
-EXACT_NODES = 200_000  # node budget of the exhaustive repeat search (table games)
+MAX_EVALS = 250_000  # swaps priced by one tabu search at most (bounds the time of a round)
+TENURE = (2, 8)  # iterations a swapped player may not go back to the table it left (drawn)
+EXACT_ALWAYS = 12  # up to this many players the exhaustive repeat search always completes
+EXACT_NODES = 20_000  # its node budget above that (table games)
 
 
 @dataclass(frozen=True)
@@ -300,7 +311,10 @@ def _validated(players: Sequence[SeatingPlayer]) -> list[SeatingPlayer]:
         byes = player.byes
         if isinstance(byes, bool) or not isinstance(byes, int) or byes < 0:
             raise DomainError(
-                "invalid_count", field="Descansos", entry_id=player.player_id, value=byes
+                "invalid_count",
+                field=gettext_noop("Descansos"),
+                entry_id=player.player_id,
+                value=byes,
             )
     return sorted(pool, key=_placement)
 
@@ -340,6 +354,20 @@ def _ideal_tables(sizes: list[int]) -> list[int]:
     return [t for t, size in enumerate(sizes) for _ in range(size)]
 
 
+def _standings_cost(sizes: list[int]):
+    """Rule 4: ``(ideal, cost, bound)``. ``cost[i][t]`` of standings position ``i`` at table
+    ``t`` is ``scale·(t − ideal[i])² + t·(n − 1 − i)``: the second term, smaller than any step
+    of the first, settles equal displacements in favour of the better placed (1 stays at
+    table 1 and 2 moves down, rather than the other way round). Every standings total is below
+    ``bound``."""
+    n, k = sum(sizes), len(sizes)
+    ideal = _ideal_tables(sizes)
+    tie_max = (k - 1) * n * (n - 1) // 2
+    scale = tie_max + 1
+    cost = [[scale * (t - ideal[i]) ** 2 + t * (n - 1 - i) for t in range(k)] for i in range(n)]
+    return ideal, cost, scale * n * (k - 1) ** 2 + tie_max + 1
+
+
 def _relation(order: list[SeatingPlayer], attribute: str) -> list[list[bool]]:
     """Symmetric matrix over positions in ``order``: either player lists the other."""
     index = {p.player_id: i for i, p in enumerate(order)}
@@ -361,20 +389,19 @@ def _optimise_table_game(playing: list[SeatingPlayer], sizes: list[int], seed: i
     if k == 1:
         return [playing]
     met = _relation(playing, "met")
-    ideal = _ideal_tables(sizes)
-    square = [[(t - ideal[i]) ** 2 for t in range(k)] for i in range(n)]
-    unit = n * (k - 1) ** 2 + 1  # one repeat outweighs every standings total
+    ideal, square, unit = _standings_cost(sizes)  # one repeat outweighs every standings total
     weight = [[unit * m for m in row] for row in met]
     search = _TableGameSearch(
-        _chunks(list(range(n)), sizes), square, unit, random.Random(f"seating-search:{seed}"),
-        weight,
+        _chunks(list(range(n)), sizes), square, ideal, unit,
+        random.Random(f"seating-search:{seed}"), weight,
     )
     floor = unit * _repeat_floor(met, sizes)
     search.improve(floor)
     repeats = search.total // unit
     if search.total >= floor + unit:  # more repeats than the lower bound: prove or improve
         masks = [sum(1 << j for j in range(n) if row[j]) for row in met]
-        better = _fewer_repeats(masks, sizes, repeats)
+        budget = None if n <= EXACT_ALWAYS else EXACT_NODES
+        better = _fewer_repeats(masks, sizes, repeats, budget)
         if better is not None:
             search.restart(_label(better, ideal, k, sizes))
             search.descend()
@@ -382,17 +409,22 @@ def _optimise_table_game(playing: list[SeatingPlayer], sizes: list[int], seed: i
 
 
 def _repeat_floor(met: list[list[bool]], sizes: list[int]) -> int:
-    """A lower bound on the repeats of any seating: each player needs ``smallest − 1`` mates
-    and has only so many players not yet met."""
-    n, need = len(met), min(sizes) - 1
-    short = sum(max(0, need - (n - 1 - sum(row))) for row in met)
-    return (short + 1) // 2
+    """A lower bound on the repeats of any seating. A player at a table of ``s`` has ``s − 1``
+    mates, and any beyond the players they have not met yet are repeats; the seats at tables of
+    3 go to the players who would be shortest (the least total), each repeat covers two
+    players at most, and a single player's shortfall is a bound by itself."""
+    n = len(met)
+    unmet = sorted(n - 1 - sum(row) for row in met)  # fewest unmet players (shortest) first
+    small_seats = 3 * sizes.count(3)
+    short = [max(0, (2 if i < small_seats else 3) - u) for i, u in enumerate(unmet)]
+    return max((sum(short) + 1) // 2, max(max(0, min(sizes) - 1 - u) for u in unmet))
 
 
-def _fewer_repeats(masks: list[int], sizes: list[int], bound: int):
+def _fewer_repeats(masks: list[int], sizes: list[int], bound: int, budget: int | None):
     """Exhaustive branch and bound: a partition of the players into tables of ``sizes`` with
-    fewer than ``bound`` repeats, the fewest possible; ``None`` if there is none, or if the
-    node budget ran out first (the caller keeps its own seating then)."""
+    fewer than ``bound`` repeats, the fewest possible; ``None`` if there is none. If the
+    ``budget`` of search nodes (None: no limit) runs out first, the best partition found so far
+    (or ``None``), not proven optimal. ``masks[i]``: bit j set when players i and j have met."""
     counts: dict[int, int] = {}
     for size in sizes:
         counts[size] = counts.get(size, 0) + 1
@@ -419,7 +451,7 @@ def _fewer_repeats(masks: list[int], sizes: list[int], bound: int):
 
     def grow(group, mask, candidates, start, need, remaining, tables, repeats) -> None:
         nodes[0] += 1
-        if nodes[0] > EXACT_NODES:
+        if budget is not None and nodes[0] > budget:
             raise _OutOfBudget
         if not need:
             tables.append(group)
@@ -439,7 +471,7 @@ def _fewer_repeats(masks: list[int], sizes: list[int], bound: int):
     try:
         place((1 << len(masks)) - 1, [], 0)
     except _OutOfBudget:
-        return None
+        pass
     return best[1]
 
 
@@ -447,7 +479,9 @@ def _label(tables: list[list[int]], ideal: list[int], k: int, sizes: list[int]):
     """Put unlabelled tables into the slots of their size, the best-placed tables first."""
     slots: list[list[int] | None] = [None] * k
     for size in set(sizes):
-        group = sorted((t for t in tables if len(t) == size), key=lambda t: sum(ideal[i] for i in t))
+        group = sorted(
+            (t for t in tables if len(t) == size), key=lambda t: sum(ideal[i] for i in t)
+        )
         free = [s for s in range(k) if sizes[s] == size]
         for slot, table in zip(free, group, strict=True):
             slots[slot] = table
@@ -462,13 +496,17 @@ def _optimise_partners(playing: list[SeatingPlayer], seed: int):
     k = n // 4
     partnered = _relation(playing, "partners")
     met = _relation(playing, "met")
-    ideal = _ideal_tables([4] * k)
-    square = [[(t - ideal[i]) ** 2 for t in range(k)] for i in range(n)]
-    # Units: standings < former partner as opponent < surely a former opponent < partner again.
-    against_partner = n * (k - 1) ** 2 + 1
+    # Units, each above every total of the ones before (n/2 partner pairs, n opposing pairs):
+    # standings < a former opponent as partner < a former partner as opponent < surely a
+    # former opponent as opponent < a former partner as partner.
+    ideal, square, partner_met = _standings_cost([4] * k)
+    against_partner = partner_met * (n // 2 + 1)
     against_opponent = against_partner * (n + 1)
     partner_again = against_opponent * (n + 1)
-    partner_cost = [[partner_again * p for p in row] for row in partnered]
+    partner_cost = [
+        [partner_again if partnered[i][j] else partner_met if met[i][j] else 0 for j in range(n)]
+        for i in range(n)
+    ]
     opponent_cost = [
         [
             against_partner if partnered[i][j] else against_opponent if met[i][j] else 0
@@ -477,20 +515,12 @@ def _optimise_partners(playing: list[SeatingPlayer], seed: int):
         for i in range(n)
     ]
 
-    def cost_of(t: int, seats: list[int]) -> int:
-        a, b, c, d = seats
-        oa, oc = opponent_cost[a], opponent_cost[c]
-        return (
-            partner_cost[a][c] + partner_cost[b][d]
-            + oa[b] + oa[d] + oc[b] + oc[d]
-            + square[a][t] + square[b][t] + square[c][t] + square[d][t]
-        )
-
     pairs = _partnerships(partnered)
     pairs.sort(key=lambda pair: min(pair))
     tables = [[p[0], q[0], p[1], q[1]] for p, q in zip(pairs[::2], pairs[1::2], strict=True)]
     search = _PartnersSearch(
-        tables, square, against_partner, random.Random(f"seating-search:{seed}"), cost_of
+        tables, square, ideal, partner_met, random.Random(f"seating-search:{seed}"),
+        partner_cost, opponent_cost,
     )
     search.improve(0)
     return [[playing[i] for i in seats] for seats in search.tables]
@@ -550,12 +580,15 @@ class _Search:
 
     A table costs ``unit`` or more exactly when it has a repeat (the standings part of a
     table's cost stays below ``unit``). ``square[i][t]`` is the standings cost of position ``i``
-    at table ``t``. Subclasses give the cost of a table and of a swap."""
+    at table ``t`` and ``ideal[i]`` its table in the standings order. Subclasses give the cost
+    of a table and of a swap."""
 
     split_matters = False  # whether swapping two seats of one table changes anything
 
-    def __init__(self, tables: list[list[int]], square: list[list[int]], unit: int, rng):
+    def __init__(self, tables: list[list[int]], square: list[list[int]], ideal: list[int],
+                 unit: int, rng):
         self.square = square
+        self.ideal = ideal
         self.unit = unit
         self.rng = rng
         self.restart(tables)
@@ -588,15 +621,19 @@ class _Search:
         self.tables[t1][s1], self.tables[t2][s2] = q, p
         self.where[p], self.where[q] = (t2, s2), (t1, s1)
 
+    def _in_conflict(self, t: int) -> list[int]:
+        """The players of table ``t`` (which has a repeat) whose move can lower the repeats."""
+        return self.tables[t]
+
     def _active(self, conflicts_only: bool) -> list[int]:
-        """Players whose move can lower the cost: at a table with a repeat, or (unless
-        ``conflicts_only``) away from their ideal table. Any improving swap moves one."""
+        """Players whose move can lower the cost: in a repeat, or (unless ``conflicts_only``)
+        away from their ideal table. Any improving swap moves one of them."""
         active = []
         for t, seats in enumerate(self.tables):
-            if self.costs[t] >= self.unit:
-                active.extend(seats)
-            elif not conflicts_only:
-                active.extend(x for x in seats if self.square[x][t])
+            conflicted = self._in_conflict(t) if self.costs[t] >= self.unit else []
+            active.extend(conflicted)
+            if not conflicts_only:
+                active.extend(x for x in seats if self.ideal[x] != t and x not in conflicted)
         return sorted(active)
 
     def _best_table_swap(self):
@@ -643,24 +680,26 @@ class _Search:
         return sp[t2] - sp[t1] + sq[t1] - sq[t2]
 
     def improve(self, floor: int) -> None:
-        """Descent, then tabu search while the total is a repeat or more above ``floor`` (a
-        lower bound), then descent from the best seating found.
+        """Descent, then tabu search while the total is a repeat (``unit``) or more above
+        ``floor`` (a lower bound), then descent from the best seating found.
 
         The tabu search looks at the repeats only (the standings part would steer every
         sideways move back to the same few seatings); ties are drawn with ``self.rng``. It keeps
         the best seating by the whole cost."""
         self.descend()
-        if self.total < floor + self.unit:
+        if self.total < floor + self.unit:  # no repeat above the lower bound
             return
         best_total, best_tables = self.total, [t[:] for t in self.tables]
         tabu_until: dict[tuple[int, int], int] = {}  # (player, table) → last tabu iteration
-        stall = 0
+        stall = evals = 0
         for iteration in range(MAX_TABU):
-            if stall >= STALL:
+            if stall >= STALL or evals >= MAX_EVALS:
                 break
             chosen, ties = None, 0
             where = self.where
-            for p in self._active(conflicts_only=True):
+            active = self._active(conflicts_only=True)
+            evals += len(active) * len(self.everyone)
+            for p in active:
                 t1 = where[p][0]
                 for q in self.everyone:
                     if q == p:
@@ -707,9 +746,9 @@ class _TableGameSearch(_Search):
     ``mates[x][t]``: the repeat weight ``x`` has with the players at table ``t``, kept up to
     date so a swap is priced in constant time."""
 
-    def __init__(self, tables, square, unit, rng, weight: list[list[int]]):
+    def __init__(self, tables, square, ideal, unit, rng, weight: list[list[int]]):
         self.weight = weight
-        super().__init__(tables, square, unit, rng)
+        super().__init__(tables, square, ideal, unit, rng)
 
     def _recount(self) -> None:
         weight, k = self.weight, len(self.tables)
@@ -718,6 +757,9 @@ class _TableGameSearch(_Search):
             for x, row in enumerate(weight):
                 self.mates[x][t] = sum(row[y] for y in seats)
         self.costs = [self._table_cost(t) for t in range(k)]
+
+    def _in_conflict(self, t: int) -> list[int]:
+        return [x for x in self.tables[t] if self.mates[x][t]]
 
     def _table_cost(self, t: int) -> int:
         seats = self.tables[t]
@@ -748,37 +790,68 @@ class _TableGameSearch(_Search):
 
 
 class _PartnersSearch(_Search):
-    """Rotating partners: ``cost_of(t, seats)`` prices table ``t`` seated so (positions 0 & 2
-    against 1 & 3); swaps inside a table change the partnerships."""
+    """Rotating partners: positions 0 & 2 of a table are partners against 1 & 3.
+    ``partner_cost[x][y]`` / ``opponent_cost[x][y]``: the repeat weight of seating x and y as
+    partners / as opponents. Swaps inside a table change the partnerships."""
 
     split_matters = True
 
-    def __init__(self, tables, square, unit, rng, cost_of: Callable[[int, list[int]], int]):
-        self.cost_of = cost_of
-        super().__init__(tables, square, unit, rng)
+    def __init__(self, tables, square, ideal, unit, rng, partner_cost, opponent_cost):
+        self.partner_cost = partner_cost
+        self.opponent_cost = opponent_cost
+        super().__init__(tables, square, ideal, unit, rng)
+
+    def _table_cost(self, t: int) -> int:
+        a, b, c, d = self.tables[t]
+        pc, sq = self.partner_cost, self.square
+        oa, oc = self.opponent_cost[a], self.opponent_cost[c]
+        return (
+            pc[a][c] + pc[b][d] + oa[b] + oa[d] + oc[b] + oc[d]
+            + sq[a][t] + sq[b][t] + sq[c][t] + sq[d][t]
+        )
 
     def _recount(self) -> None:
-        self.costs = [self.cost_of(t, seats) for t, seats in enumerate(self.tables)]
+        self.costs = [self._table_cost(t) for t in range(len(self.tables))]
+
+    def _in_conflict(self, t: int) -> list[int]:
+        seats = self.tables[t]
+        pc, oc = self.partner_cost, self.opponent_cost
+        return [
+            x
+            for s, x in enumerate(seats)
+            if pc[x][seats[(s + 2) % 4]] or oc[x][seats[(s + 1) % 4]] or oc[x][seats[(s + 3) % 4]]
+        ]
 
     def _swap_delta(self, p: int, q: int):
         t1, s1 = self.where[p]
         t2, s2 = self.where[q]
+        pc, oc = self.partner_cost, self.opponent_cost
         if t1 == t2:
             if (s1 - s2) % 2 == 0:
                 return None  # partners trade seats: same partnerships, same opponents
-            seats = self.tables[t1][:]
-            seats[s1], seats[s2] = q, p
-            new = self.cost_of(t1, seats)
-            return new - self.costs[t1], ((t1, new),)
-        first = self.tables[t1][:]
-        first[s1] = q
-        second = self.tables[t2][:]
-        second[s2] = p
-        new1, new2 = self.cost_of(t1, first), self.cost_of(t2, second)
-        return new1 + new2 - self.costs[t1] - self.costs[t2], ((t1, new1), (t2, new2))
+            seats = self.tables[t1]
+            r, u = seats[(s1 + 2) % 4], seats[(s2 + 2) % 4]  # the partners of p and of q
+            # p & r v q & u becomes q & r v p & u (p–q and r–u stay opponents).
+            delta = (
+                pc[q][r] + pc[p][u] - pc[p][r] - pc[q][u]
+                + oc[q][u] + oc[r][p] - oc[p][u] - oc[r][q]
+            )
+            return delta, None
+        delta = self._soft_delta(p, q)
+        cp, cq = pc[p], pc[q]
+        op, oq = oc[p], oc[q]
+        for s, y in enumerate(self.tables[t1]):
+            if s != s1:
+                delta += cq[y] - cp[y] if (s - s1) % 2 == 0 else oq[y] - op[y]
+        for s, y in enumerate(self.tables[t2]):
+            if s != s2:
+                delta += cp[y] - cq[y] if (s - s2) % 2 == 0 else op[y] - oq[y]
+        return delta, None
 
     def _apply(self, p: int, q: int, token) -> None:
+        t1, t2 = self.where[p][0], self.where[q][0]
         self._move(p, q)
-        for t, new in token:
+        for t in {t1, t2}:
+            new = self._table_cost(t)
             self.total += new - self.costs[t]
             self.costs[t] = new

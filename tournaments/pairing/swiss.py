@@ -60,7 +60,7 @@ from math import lcm
 
 import networkx as nx
 
-from tournaments.errors import MESSAGES, DomainError
+from tournaments.errors import MESSAGES, DomainError, gettext_noop
 
 DENSE_LIMIT = 48
 WINDOW = 8
@@ -151,7 +151,7 @@ def _validated(entries: Sequence[PairingEntry]) -> list[PairingEntry]:
             raise DomainError("invalid_rank", entry_id=entry.entry_id, value=entry.rank)
         if isinstance(entry.byes, bool) or not isinstance(entry.byes, int) or entry.byes < 0:
             raise DomainError(
-                "invalid_count", field="Descansos", entry_id=entry.entry_id, value=entry.byes
+                "invalid_count", field=gettext_noop("Descansos"), entry_id=entry.entry_id, value=entry.byes
             )
     return sorted(pool, key=_placement)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from tournaments.errors import DomainError, ResultError
+from tournaments.errors import DomainError, ResultError, gettext_noop
 from tournaments.scoring import StandingRow
 
 TARGETS = (100, 200)
@@ -182,9 +182,9 @@ def standings(
         if entry_id in known:
             raise DomainError("duplicate_entry", entry_id=entry_id)
         known.add(entry_id)
-    castigos = _count_map(castigos, "Castigos", known)
-    byes = _count_map(byes, "Descansos", known)
-    sorteo = _count_map(sorteo, "Sorteo", known)
+    castigos = _count_map(castigos, gettext_noop("Castigos"), known)
+    byes = _count_map(byes, gettext_noop("Descansos"), known)
+    sorteo = _count_map(sorteo, gettext_noop("Sorteo"), known)
 
     names = ("played", "won", "puntos", "tantos_a_favor", "tantos_en_contra")
     figures = {e: dict.fromkeys(names, 0) for e in entry_ids}

@@ -11,11 +11,14 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import services
 from tournaments.errors import DomainError
@@ -29,7 +32,7 @@ from tournaments.forms import (
     TournamentForm,
 )
 from tournaments.models import Castigo, Entry, Player, Round, Table, Tournament
-from tournaments.permissions import can_manage, is_director
+from tournaments.permissions import can_enter_manage_area, can_manage, is_director
 from tournaments.scoring import domino
 from tournaments.views.public import standings_context
 
@@ -37,12 +40,14 @@ from tournaments.views.public import standings_context
 
 
 def director_required(view):
-    """Login required; then the user must be a director (group "Directores") or a superuser."""
+    """Login required; then the user must be a director (group "Directores"), a superuser, or a
+    director of at least one tournament. Each view then checks the object: ``managed_tournament``
+    (a tournament's own directors and superusers) or ``is_director`` (players, new tournaments)."""
 
     @login_required
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not is_director(request.user) and not request.user.directed_tournaments.exists():
+        if not can_enter_manage_area(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)
 
@@ -65,14 +70,18 @@ def _status_for(exc: DomainError) -> int:
 
 
 @director_required
+@require_GET
 def home(request):
     tournaments = Tournament.objects.order_by("-date", "name")
-    if not is_director(request.user):
+    if not request.user.is_superuser:
         tournaments = tournaments.filter(directors=request.user)
-    return render(request, "tournaments/manage/home.html", {"tournaments": tournaments})
+    return render(request, "tournaments/manage/home.html", {
+        "tournaments": tournaments, "is_director": is_director(request.user),
+    })
 
 
 @director_required
+@require_GET
 def player_list(request):
     if not is_director(request.user):
         raise PermissionDenied
@@ -118,10 +127,10 @@ def player_edit(request, pk=None):
     try:
         if player:
             player = services.update_player(acting_user=request.user, player=player, active=data["active"], **fields)
-            messages.success(request, f"Jugador «{player.full_name}» guardado.")
+            messages.success(request, _("Jugador «{name}» guardado.").format(name=player.full_name))
         else:
             player = services.create_player(acting_user=request.user, **fields)
-            messages.success(request, f"Jugador «{player.full_name}» registrado.")
+            messages.success(request, _("Jugador «{name}» registrado.").format(name=player.full_name))
     except DomainError as exc:
         form.add_error(None, exc.message)
         return _player_form_page(request, form, player, [], status=400)
@@ -136,7 +145,8 @@ def player_set_active(request, pk):
     player = get_object_or_404(Player, pk=pk)
     active = request.POST.get("active") == "1"
     services.set_player_active(acting_user=request.user, player=player, active=active)
-    messages.success(request, f"«{player.full_name}» {'activado' if active else 'desactivado'}.")
+    text = _("«{name}» activado.") if active else _("«{name}» desactivado.")
+    messages.success(request, text.format(name=player.full_name))
     return redirect("manage:players")
 
 
@@ -151,7 +161,7 @@ def player_delete(request, pk):
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("manage:players")
-    messages.success(request, f"«{player.full_name}» borrado.")
+    messages.success(request, _("«{name}» borrado.").format(name=player.full_name))
     return redirect("manage:players")
 
 
@@ -174,13 +184,17 @@ def tournament_edit(request, slug=None):
     fields = {f: form.cleaned_data[f] for f in services.TOURNAMENT_FIELDS}
     try:
         if t:
-            t = services.update_tournament(acting_user=request.user, tournament=t, **fields)
+            with transaction.atomic():  # the settings and the director list, or neither
+                t = services.update_tournament(acting_user=request.user, tournament=t, **fields)
+                t = services.set_tournament_directors(
+                    acting_user=request.user, tournament=t, directors=form.cleaned_data["directors"],
+                )
         else:
             t = services.create_tournament(acting_user=request.user, **fields)
     except DomainError as exc:
         form.add_error(None, exc.message)
         return render(request, "tournaments/manage/tournament_form.html", {"form": form, "t": t}, status=400)
-    messages.success(request, f"Torneo «{t.name}» guardado.")
+    messages.success(request, _("Torneo «{name}» guardado.").format(name=t.name))
     return redirect("manage:tournament", slug=t.slug)
 
 
@@ -209,6 +223,7 @@ def _tied_groups(lines) -> list[list]:
 
 
 @director_required
+@require_GET
 def tournament_manage(request, slug):
     return _tournament_page(request, managed_tournament(request, slug))
 
@@ -228,7 +243,7 @@ def entry_add(request, slug):
     except DomainError as exc:
         form.add_error(None, exc.message)
         return _tournament_page(request, t, entry_form=form, status=400)
-    messages.success(request, f"Inscrito: {entry.name}.")
+    messages.success(request, _("Inscrito: {name}.").format(name=entry.name))
     return redirect("manage:tournament", slug=t.slug)
 
 
@@ -239,7 +254,7 @@ def entry_remove(request, slug, entry_id):
     entry = get_object_or_404(Entry, pk=entry_id, tournament=t)
     try:
         services.remove_entry(acting_user=request.user, entry=entry)
-        messages.success(request, f"Inscripción de {entry.name} quitada.")
+        messages.success(request, _("Inscripción de {name} quitada.").format(name=entry.name))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("manage:tournament", slug=t.slug)
@@ -253,11 +268,11 @@ def entry_drop(request, slug, entry_id):
     entry = get_object_or_404(Entry, pk=entry_id, tournament=t)
     if request.POST.get("undo") == "1":
         services.undrop_entry(acting_user=request.user, entry=entry)
-        messages.success(request, f"{entry.name} vuelve a emparejarse.")
+        messages.success(request, _("{name} vuelve a emparejarse.").format(name=entry.name))
     else:
         last = t.rounds.order_by("-number").values_list("number", flat=True).first() or 0
         services.drop_entry(acting_user=request.user, entry=entry, after_round=last)
-        messages.success(request, f"{entry.name} se retira después de la ronda {last}.")
+        messages.success(request, _("{name} se retira después de la ronda {round}.").format(name=entry.name, round=last))
     return redirect("manage:tournament", slug=t.slug)
 
 
@@ -271,7 +286,8 @@ def round_robin(request, slug):
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("manage:tournament", slug=t.slug)
-    messages.success(request, f"Rondas creadas: {', '.join(str(r.number) for r in created)}.")
+    numbers = ", ".join(str(r.number) for r in created)
+    messages.success(request, _("Rondas creadas: {numbers}.").format(numbers=numbers))
     return redirect("manage:round", slug=t.slug, number=created[0].number)
 
 
@@ -287,18 +303,24 @@ def import_file(request, slug):
 
     upload = form.cleaned_data["file"]
     if upload.size > 5 * 1024 * 1024:
-        form.add_error("file", "El archivo pasa de 5 MB.")
+        form.add_error("file", _("El archivo pasa de 5 MB."))
         return _tournament_page(request, t, import_form=form, status=400)
     data = upload.read()
     try:
         if form.cleaned_data["kind"] == "results":
-            importer = (imports.import_match_results if t.system == Tournament.System.SWISS
-                        else imports.import_domino_results)
+            importer = {
+                Tournament.System.SWISS: imports.import_match_results,
+                Tournament.System.TABLE: imports.import_table_results,
+            }.get(t.system, imports.import_domino_results)
             report = importer(acting_user=request.user, tournament=t, data=data)
-            messages.success(request, f"Resultados importados: creados {report.created}, cambiados {report.changed}, sin cambios {report.unchanged}.")
+            messages.success(request, _(
+                "Resultados importados: creados {created}, cambiados {changed}, sin cambios {unchanged}."
+            ).format(created=report.created, changed=report.changed, unchanged=report.unchanged))
+            for warning in report.warnings:
+                messages.warning(request, warning)
         else:
             n = imports.import_castigos(acting_user=request.user, tournament=t, data=data)
-            messages.success(request, f"Castigos importados: {n}.")
+            messages.success(request, _("Castigos importados: {count}.").format(count=n))
     except DomainError as exc:
         errors = list(getattr(exc, "errors", []) or [])
         form.add_error(None, exc.message)
@@ -315,18 +337,18 @@ def sorteo(request, slug):
     try:
         entry_ids = [int(x) for x in ids]
     except ValueError:
-        messages.error(request, "Orden de sorteo no válido.")
+        messages.error(request, _("Orden de sorteo no válido."))
         return redirect("manage:tournament", slug=t.slug)
     if len(set(entry_ids)) != len(entry_ids):
-        messages.error(request, "En el sorteo cada competidor debe aparecer una sola vez.")
+        messages.error(request, _("En el sorteo cada competidor debe aparecer una sola vez."))
         return redirect("manage:tournament", slug=t.slug)
     entries = {e.pk: e for e in Entry.objects.filter(tournament=t, pk__in=entry_ids)}
     if len(entries) != len(entry_ids):
-        messages.error(request, "El sorteo incluye competidores que no son de este torneo.")
+        messages.error(request, _("El sorteo incluye competidores que no son de este torneo."))
         return redirect("manage:tournament", slug=t.slug)
     try:
         services.record_sorteo(acting_user=request.user, tournament=t, entries_in_order=[entries[i] for i in entry_ids])
-        messages.success(request, "Sorteo registrado.")
+        messages.success(request, _("Sorteo registrado."))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("manage:tournament", slug=t.slug)
@@ -346,8 +368,9 @@ def _pairing_slots(t: Tournament) -> list[str]:
 
 
 SLOT_LABELS = {
-    "a1": "Lado A", "b1": "Lado B", "a2": "Lado A", "b2": "Lado B",
-    "s1": "Asiento 1", "s2": "Asiento 2", "s3": "Asiento 3", "s4": "Asiento 4 (opcional)",
+    "a1": gettext_lazy("Lado A"), "b1": gettext_lazy("Lado B"), "a2": gettext_lazy("Lado A"),
+    "b2": gettext_lazy("Lado B"), "s1": gettext_lazy("Asiento 1"), "s2": gettext_lazy("Asiento 2"),
+    "s3": gettext_lazy("Asiento 3"), "s4": gettext_lazy("Asiento 4 (opcional)"),
 }
 
 
@@ -417,16 +440,17 @@ def pairings(request, slug, number):
             try:
                 picked = {s: by_id[int(v)] for s, v in chosen.items() if v}
             except (ValueError, KeyError):
-                error = "Hay un competidor que no es de este torneo."
+                error = _("Hay un competidor que no es de este torneo.")
                 break
             if table_system:
                 if len(picked) < 3:
-                    error = f"La mesa {i + 1} tiene {len(picked)} jugador(es): una mesa lleva 3 o 4."
+                    error = _("La mesa {table} tiene {count} jugador(es): una mesa lleva 3 o 4.").format(
+                        table=i + 1, count=len(picked))
                     break
                 tables.append([picked[s] for s in slots if s in picked])
                 continue
             if len(picked) != per_table:
-                error = f"La mesa {i + 1} está incompleta: elige todos sus asientos."
+                error = _("La mesa {table} está incompleta: elige todos sus asientos.").format(table=i + 1)
                 break
             tables.append(([picked[s] for s in ("a1", "a2") if s in picked],
                            [picked[s] for s in ("b1", "b2") if s in picked]))
@@ -439,7 +463,7 @@ def pairings(request, slug, number):
             except DomainError as exc:
                 error = exc.message
         if error is None:
-            messages.success(request, f"Mesas de la ronda {number} guardadas.")
+            messages.success(request, _("Mesas de la ronda {number} guardadas.").format(number=number))
             return redirect("manage:round", slug=t.slug, number=number)
         status = 400
     elif request.GET.get("proponer") == "1":
@@ -477,10 +501,10 @@ def _match_summary(result, table) -> str:
     """Words for a saved match result: who won and the match points (SCORING.md §3)."""
     a, b = table.side_name("A"), table.side_name("B")
     if result.games_a > result.games_b:
-        return f"Gana {a} · puntos de encuentro 3–0"
+        return _("Gana {name} · puntos de encuentro 3–0").format(name=a)
     if result.games_b > result.games_a:
-        return f"Gana {b} · puntos de encuentro 0–3"
-    return "Empate · puntos de encuentro 1–1"
+        return _("Gana {name} · puntos de encuentro 0–3").format(name=b)
+    return _("Empate · puntos de encuentro 1–1")
 
 
 def _table_game_context(table: Table, t: Tournament, *, typed: dict | None, error: str | None) -> dict:
@@ -544,6 +568,7 @@ def _round_page_context(request, t: Tournament, rnd: Round) -> dict:
 
 
 @director_required
+@require_GET
 def round_manage(request, slug, number):
     t = managed_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
@@ -553,7 +578,7 @@ def round_manage(request, slug, number):
 def _table_of(t: Tournament, table_id: int) -> Table:
     table = Table.with_results().filter(pk=table_id, round__tournament=t).select_related("round").first()
     if table is None:
-        raise Http404("No existe esa mesa en este torneo.")
+        raise Http404(_("No existe esa mesa en este torneo."))
     return table
 
 
@@ -570,9 +595,9 @@ def result_save(request, slug, table_id):
     form = MatchResultForm(request.POST) if swiss_system else ResultForm(request.POST)
     status, error = 200, None
     if not form.is_valid():
-        error = "Revisa los datos de la mesa: " + "; ".join(
+        error = _("Revisa los datos de la mesa: {errors}").format(errors="; ".join(
             str(e) for errs in form.errors.values() for e in errs
-        )
+        ))
         status = 400
     else:
         data = form.cleaned_data
@@ -597,9 +622,9 @@ def result_save(request, slug, table_id):
             form = None
     if not request.htmx:
         if error:
-            messages.error(request, f"Mesa {table.number}: {error}")
+            messages.error(request, _("Mesa {table}: {error}").format(table=table.number, error=error))
         else:
-            messages.success(request, f"Mesa {table.number} guardada.")
+            messages.success(request, _("Mesa {table} guardada.").format(table=table.number))
         return HttpResponseRedirect(reverse("manage:round", args=[t.slug, table.round.number]) + f"#mesa-{table.number}")
     if error and status == 409:
         # Stale: the row shows what is stored now; what this director typed is only quoted in
@@ -642,7 +667,10 @@ def _table_result_save(request, t: Tournament, table: Table):
         error, status = exc.message, _status_for(exc)
     fresh = _table_of(t, table.pk)
     if not request.htmx:
-        (messages.error if error else messages.success)(request, f"Mesa {table.number}: {error or 'guardada'}")
+        if error:
+            messages.error(request, _("Mesa {table}: {error}").format(table=table.number, error=error))
+        else:
+            messages.success(request, _("Mesa {table} guardada.").format(table=table.number))
         return HttpResponseRedirect(reverse("manage:round", args=[t.slug, fresh.round.number]) + f"#mesa-{table.number}")
     if error and status == 409:
         context = _table_game_context(fresh, t, typed=None, error=f"{error} {_typed_summary(request.POST)}")
@@ -661,7 +689,7 @@ def _typed_summary(post) -> str:
         values = f"{post.get('tantos_a', '')}–{post.get('tantos_b', '')}"
     else:
         values = ", ".join(v for k, v in post.items() if k.startswith("vp_"))
-    return f"Lo que escribiste: {values[:60]}."
+    return _("Lo que escribiste: {values}.").format(values=values[:60])
 
 
 def _castigos_response(request, t, rnd, *, form=None, error=None, status=200):
@@ -691,7 +719,7 @@ def castigo_add(request, slug, number):
         except DomainError as exc:
             error, status = exc.message, _status_for(exc)
     if not request.htmx:
-        (messages.error if error else messages.success)(request, error or "Castigo registrado.")
+        (messages.error if error else messages.success)(request, error or _("Castigo registrado."))
         return redirect("manage:round", slug=t.slug, number=number)
     return _castigos_response(request, t, rnd, form=form, error=error, status=status)
 
@@ -708,7 +736,7 @@ def castigo_remove(request, slug, number, castigo_id):
     except DomainError as exc:
         error, status = exc.message, _status_for(exc)
     if not request.htmx:
-        (messages.error if error else messages.success)(request, error or "Castigo quitado.")
+        (messages.error if error else messages.success)(request, error or _("Castigo quitado."))
         return redirect("manage:round", slug=t.slug, number=number)
     return _castigos_response(request, t, rnd, error=error, status=status)
 
@@ -721,10 +749,10 @@ def round_close(request, slug, number):
     try:
         if request.POST.get("reopen") == "1":
             services.reopen_round(acting_user=request.user, round=rnd)
-            messages.success(request, f"Ronda {number} reabierta.")
+            messages.success(request, _("Ronda {number} reabierta.").format(number=number))
         else:
             services.close_round(acting_user=request.user, round=rnd)
-            messages.success(request, f"Ronda {number} cerrada.")
+            messages.success(request, _("Ronda {number} cerrada.").format(number=number))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("manage:round", slug=t.slug, number=number)

@@ -1,22 +1,41 @@
-"""Public pages: no login needed (DESIGN.md: players read pairings and standings from their phones)."""
+"""Public pages: no login needed (DESIGN.md: players read pairings and standings from their phones).
+
+Every page here runs a fixed number of SQL queries whatever the size of the data. The pages of
+one tournament carry cache validators (``public_cache``): an ETag that changes with any
+committed change of what they show, and "revalidate every time" caching, so a phone that
+reloads or refreshes live (``static/js/live.js``) gets a 304 until something changes.
+"""
 from __future__ import annotations
 
+import hashlib
+import unicodedata
+from dataclasses import dataclass, field
+from functools import wraps
+from pathlib import Path
+
+from django.conf import settings
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import condition, require_GET
 
-
-from tournaments.models import Bye, Round, Table, Tournament
+from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
 
 DECIDED_BY_LABELS = {
-    "juegos_ganados": "por juegos ganados",
-    "efectividad": "por efectividad",
-    "tantos_a_favor": "por tantos a favor",
-    "diferencial": "por diferencial",
-    "sorteo": "por sorteo",
+    "juegos_ganados": _("por juegos ganados"),
+    "efectividad": _("por efectividad"),
+    "tantos_a_favor": _("por tantos a favor"),
+    "diferencial": _("por diferencial"),
+    "sorteo": _("por sorteo"),
 }
+
+HOME_RANKING_SIZE = 10
+HOME_FINISHED = 6
 
 
 def standings_context(tournament: Tournament) -> dict:
@@ -32,18 +51,147 @@ def standings_context(tournament: Tournament) -> dict:
             "any_shared": any(line.row.shared for line in lines)}
 
 
+# --- caching -----------------------------------------------------------------------------------
+
+_CODE_DIRS = ("templates", "static", "locale", "tournaments", "rankings", "clubsite")
+_code_mark: str | None = None
+
+
+def _deploy_mark() -> str:
+    """The newest modification time of the code, templates, static files and translations: a
+    deploy changes the pages without changing the data, so it must change the ETags too.
+    Computed once per process (on every request in debug mode, where templates change live)."""
+    global _code_mark
+    if _code_mark is None or settings.DEBUG:
+        newest = 0.0
+        for name in _CODE_DIRS:
+            for path in Path(settings.BASE_DIR, name).rglob("*"):
+                if path.suffix in {".py", ".html", ".css", ".js", ".mo", ".svg"}:
+                    try:
+                        newest = max(newest, path.stat().st_mtime)
+                    except OSError:
+                        pass
+        _code_mark = f"{newest:.6f}"
+    return _code_mark
+
+
+def _stamped_tournament(request, slug: str) -> Tournament | None:
+    """The tournament ``slug`` read with its change marks (``Tournament.with_change_marks``),
+    once per request: the ETag function and the view share it (one query)."""
+    cache = request.__dict__.setdefault("_club_tournaments", {})
+    if slug not in cache:
+        cache[slug] = Tournament.with_change_marks().filter(slug=slug).first()
+    return cache[slug]
+
+
+def _tournament_etag(request, slug, **kwargs) -> str | None:
+    """The ETag of a tournament's public page: a hash of the tournament's change marks and of
+    what else shapes the page (path and query, partial or whole page, language, CSRF cookie,
+    the deployed code). None (no validator, the page is always sent) for a logged-in user or
+    when a flash message waits, since those pages differ per person and per moment."""
+    if request.user.is_authenticated or request.COOKIES.get("messages"):
+        return None
+    t = _stamped_tournament(request, slug)
+    if t is None or t.status == Tournament.Status.DRAFT:
+        return None
+    parts = [
+        t.pk, t.change_mark(), request.path, request.GET.urlencode(),
+        "partial" if request.htmx else "page", get_language(),
+        request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""), _deploy_mark(),
+    ]
+    return hashlib.sha256("\n".join(map(str, parts)).encode()).hexdigest()[:40]
+
+
+def _revalidate(response, request):
+    """Cache-Control for public pages: a cache may keep the page but must ask every time
+    (public for anonymous readers, private once logged in). Partials and pages share URLs, so
+    caches keep them apart by the HX-Request header."""
+    if request.user.is_authenticated:
+        patch_cache_control(response, private=True, no_cache=True, max_age=0, must_revalidate=True)
+    else:
+        patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
+    patch_vary_headers(response, ("Cookie", "HX-Request"))
+    return response
+
+
+def revalidate(view):
+    """Decorator: the Cache-Control of ``_revalidate``, without a validator (pages that are not
+    one tournament's)."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        return _revalidate(view(request, *args, **kwargs), request)
+
+    return wrapper
+
+
+def public_cache(view):
+    """Decorator for the pages of one tournament: ETag (``_tournament_etag``), a 304 for a
+    conditional GET that matches it, and the Cache-Control of ``_revalidate``."""
+    conditional = condition(etag_func=_tournament_etag)(view)
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        return _revalidate(conditional(request, *args, **kwargs), request)
+
+    return wrapper
+
+
+def _tournament(slug: str, request=None) -> Tournament:
+    """The published tournament ``slug`` (with its change marks); a draft is visible only to
+    those who manage it."""
+    t = _stamped_tournament(request, slug) if request is not None else Tournament.objects.filter(slug=slug).first()
+    if t is None:
+        raise Http404(_("No existe ese torneo."))
+    if t.status == Tournament.Status.DRAFT and not (request and can_manage(request.user, t)):
+        raise Http404(_("Ese torneo todavía no está publicado."))
+    return t
+
+
+def _is_live(t: Tournament) -> bool:
+    """Whether the public pages refresh by themselves: a running tournament with an open round
+    (the current round is open: ``pick_current_round`` only falls back to a closed round when
+    every round is closed)."""
+    return t.status == Tournament.Status.RUNNING and bool(getattr(t, "open_rounds", False))
+
+
+def _live_context(t: Tournament) -> dict:
+    return {"live": _is_live(t), "rendered_at": timezone.localtime()}
+
+
+# --- home --------------------------------------------------------------------------------------
+
+
 @require_GET
+@revalidate
 def home(request):
-    """Home: running, upcoming and recent tournaments."""
-    tournaments = list(Tournament.objects.exclude(status=Tournament.Status.DRAFT).order_by("-date", "name")[:50])
+    """Home: running tournaments (with their current round's tables and "find my table"),
+    upcoming and recently finished ones, the top of this year's ranking and a player search.
+    Six queries whatever the number of tournaments, rounds or players."""
+    from rankings.queries import year_ranking
+
+    visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+    running = list(visible.filter(status=Tournament.Status.RUNNING).order_by("-date", "name"))
+    upcoming = list(visible.filter(status=Tournament.Status.REGISTRATION).order_by("date", "name"))
+    finished = list(visible.filter(status=Tournament.Status.FINISHED).order_by("-date", "name")[:HOME_FINISHED])
+    rounds_of: dict[int, list[Round]] = {}
+    for rnd in (
+        Round.objects.filter(tournament__status=Tournament.Status.RUNNING)
+        .annotate(**Round.completion_counts()).order_by("tournament_id", "number")
+    ):
+        rounds_of.setdefault(rnd.tournament_id, []).append(rnd)
+    for t in running:
+        rounds = rounds_of.get(t.pk, [])
+        t.current = pick_current_round(rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results})
+    year = timezone.localdate().year
     return render(request, "tournaments/home.html", {
-        "running": [t for t in tournaments if t.status == Tournament.Status.RUNNING],
-        "upcoming": [t for t in tournaments if t.status == Tournament.Status.REGISTRATION],
-        "finished": [t for t in tournaments if t.status == Tournament.Status.FINISHED][:10],
+        "running": running, "upcoming": upcoming, "finished": finished,
+        "ranking_year": year, "top": year_ranking(year)[:HOME_RANKING_SIZE],
     })
 
 
 @require_GET
+@revalidate
 def tournament_list(request):
     tournaments = (
         Tournament.objects.exclude(status=Tournament.Status.DRAFT)
@@ -53,15 +201,11 @@ def tournament_list(request):
     return render(request, "tournaments/tournament_list.html", {"tournaments": tournaments})
 
 
-def _tournament(slug: str, request=None) -> Tournament:
-    """The published tournament ``slug``; a draft is visible only to those who manage it."""
-    t = get_object_or_404(Tournament, slug=slug)
-    if t.status == Tournament.Status.DRAFT and not (request and can_manage(request.user, t)):
-        raise Http404("Ese torneo todavía no está publicado.")
-    return t
+# --- one tournament ----------------------------------------------------------------------------
 
 
 @require_GET
+@public_cache
 def tournament_detail(request, slug):
     """Settings, entries, each round's tables with results, and the standings."""
     t = _tournament(slug, request)
@@ -72,30 +216,49 @@ def tournament_detail(request, slug):
     byes_by_round: dict[int, list] = {}
     for bye in Bye.objects.filter(round__tournament=t).select_related("entry__player1", "entry__player2"):
         byes_by_round.setdefault(bye.round_id, []).append(bye.entry)
+    complete = {
+        r.pk for r in rounds
+        if tables_by_round.get(r.pk) and all(tb.any_result is not None for tb in tables_by_round[r.pk])
+    }
+    current = pick_current_round(rounds, complete)
+    live = _is_live(t)
     round_blocks = [
-        {"round": r, "tables": tables_by_round.get(r.pk, []), "byes": byes_by_round.get(r.pk, [])}
+        {"round": r, "tables": tables_by_round.get(r.pk, []), "byes": byes_by_round.get(r.pk, []),
+         "live": live and current is not None and r.pk == current.pk and not r.closed}
         for r in rounds
     ]
     context = {
         "t": t,
         "entries": list(t.entries.select_related("player1", "player2")),
         "round_blocks": round_blocks,
+        "current_round": current,
         "can_manage": can_manage(request.user, t),
+        **_live_context(t),
         **standings_context(t),
     }
     return render(request, "tournaments/tournament_detail.html", context)
 
 
 @require_GET
+@public_cache
 def standings(request, slug):
+    """The standings; while a round is open, also that round's tables (both refresh live).
+    The HTMX refresh gets the standings partial alone."""
     t = _tournament(slug, request)
-    context = {"t": t, **standings_context(t)}
+    context = {"t": t, **_live_context(t), **standings_context(t)}
     if request.htmx:
         return render(request, "tournaments/standings.html#standings_table", context)
+    current = t.current_round()
+    context.update(
+        current_round=current,
+        current_tables=current.tables_with_results() if current else [],
+        current_byes=current.bye_entries() if current else [],
+    )
     return render(request, "tournaments/standings.html", context)
 
 
 @require_GET
+@public_cache
 def standings_csv(request, slug):
     t = _tournament(slug, request)
     from tournaments import exports
@@ -106,16 +269,23 @@ def standings_csv(request, slug):
 
 
 @require_GET
+@public_cache
 def round_detail(request, slug, number):
+    """A round's tables with results and byes; the HTMX refresh gets the tables partial alone."""
     t = _tournament(slug, request)
     rnd = get_object_or_404(Round, tournament=t, number=number)
-    return render(request, "tournaments/round_detail.html", {
+    context = {
         "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
-        "can_manage": can_manage(request.user, t),
-    })
+        **_live_context(t),
+    }
+    if request.htmx:
+        return render(request, "tournaments/round_detail.html#round_results", context)
+    context["can_manage"] = can_manage(request.user, t)
+    return render(request, "tournaments/round_detail.html", context)
 
 
 @require_GET
+@public_cache
 def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
     t = _tournament(slug, request)
@@ -124,3 +294,93 @@ def round_print(request, slug, number):
         "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
         "lines": range(12 if t.system == Tournament.System.DOMINO else 6),
     })
+
+
+# --- find my table -----------------------------------------------------------------------------
+
+
+def fold(text: str) -> str:
+    """Search key of a name: case-folded, accents removed, spaces collapsed ("José  PÉREZ" →
+    "jose perez"), so a player finds themself however they type."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+@dataclass
+class TableFinding:
+    """Where one player sits in a round: table, side and seat, who plays with and against them,
+    or ``rests`` (a bye)."""
+
+    name: str
+    table_number: int | None = None
+    side: str = ""
+    position: int | None = None
+    partners: list[str] = field(default_factory=list)
+    opponents: list[str] = field(default_factory=list)
+    rests: bool = False
+    score: str = ""
+
+
+def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
+    """The players of the round whose name (or nickname) holds every word of ``query``, each
+    with their table, side ("A"/"B"), seat, partners and opponents; or resting. Table games
+    (3–4 players) have no sides or partners: everyone else at the table is an opponent.
+    Pure: reads the prefetched seats only."""
+    words = fold(query).split()
+    if not words:
+        return []
+
+    def hit(player) -> bool:
+        key = fold(f"{player.full_name} {player.nickname}")
+        return all(w in key for w in words)
+
+    table_game = t.system == Tournament.System.TABLE
+    found: list[TableFinding] = []
+    for table in tables:
+        seats = list(table.seats.all())
+        result = table.result_or_none
+        score = f"{result.tantos_a}–{result.tantos_b}" if result else ""
+        for seat in seats:
+            for player in (seat.entry.player1, seat.entry.player2):
+                if player is None or not hit(player):
+                    continue
+                partners, opponents = [], []
+                for other in seats:
+                    for p in (other.entry.player1, other.entry.player2):
+                        if p is None or p.pk == player.pk:
+                            continue
+                        if not table_game and other.side == seat.side:
+                            partners.append(p.full_name)
+                        else:
+                            opponents.append(p.full_name)
+                found.append(TableFinding(
+                    name=player.full_name, table_number=table.number,
+                    side="" if table_game else seat.side, position=seat.position,
+                    partners=partners, opponents=opponents, score=score,
+                ))
+    for entry in byes:
+        for player in (entry.player1, entry.player2):
+            if player is not None and hit(player):
+                found.append(TableFinding(name=player.full_name, rests=True))
+    found.sort(key=lambda f: (fold(f.name), f.table_number or 0))
+    return found
+
+
+@require_GET
+@public_cache
+def find_table(request, slug):
+    """"Find my table": with ``?q=`` the current round's table, side, seat, partners and
+    opponents of every player whose name matches (or "descansa"); without it, every table of
+    the current round. As you type, HTMX swaps the results partial. Seven queries at most."""
+    t = _tournament(slug, request)
+    q = request.GET.get("q", "").strip()[:60]
+    rnd = t.current_round()
+    tables = rnd.tables_with_results() if rnd else []
+    byes = rnd.bye_entries() if rnd else []
+    context = {
+        "t": t, "round": rnd, "q": q, "tables": tables, "byes": byes,
+        "findings": find_players(t, tables, byes, q) if q else None,
+    }
+    if request.htmx:
+        return render(request, "tournaments/find_table.html#find_results", context)
+    return render(request, "tournaments/find_table.html", context)

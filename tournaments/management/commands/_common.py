@@ -28,3 +28,9 @@ def refuse(command, exc) -> CommandError:
     for line, message in exc.errors:
         command.stderr.write(f"línea {line}: {message}")
     return CommandError(exc.message)
+
+
+def warn(command, report) -> None:
+    """Write each warning of an import's ``services.ImportReport`` to stderr (one a line)."""
+    for warning in getattr(report, "warnings", ()):
+        command.stderr.write(f"aviso: {warning}")

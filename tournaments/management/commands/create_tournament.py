@@ -1,9 +1,11 @@
-"""``manage.py create_tournament``: create a running dominó or swiss (match play) tournament and
-print its slug.
+"""``manage.py create_tournament``: create a running dominó, swiss (match play) or 3–4 player
+table-game tournament and print its slug.
 
 Dominó needs ``--mode`` and ``--target``. Swiss (``--system swiss``): ``--mode`` defaults to
 ``single``, ``--target`` is accepted but plays no part (the model's 100 when not given),
-``--best-of`` 1, 3 or 5 (default 3). ``--best-of`` with ``--system domino`` is refused.
+``--best-of`` 1, 3 or 5 (default 3). Table games (``--system table``, seed 004, SCORING.md §4):
+every entry is one player, so ``--mode`` defaults to ``single`` and any other mode is refused;
+``--target`` is optional and plays no part. ``--best-of`` is refused except with swiss.
 """
 from __future__ import annotations
 
@@ -18,17 +20,18 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = ("Crea un torneo de dominó o suizo (match play) en curso e imprime su "
-            "identificador (slug).")
+    help = ("Crea un torneo de dominó, suizo (match play) o de juegos de mesa de 3–4 "
+            "jugadores en curso e imprime su identificador (slug).")
 
     def add_arguments(self, parser):
         parser.add_argument("--name", required=True, help="nombre del torneo")
         parser.add_argument("--date", required=True, help="fecha, AAAA-MM-DD")
-        parser.add_argument("--system", default="domino", choices=["domino", "swiss"])
+        parser.add_argument("--system", default="domino", choices=["domino", "swiss", "table"])
         parser.add_argument("--mode", default=None, choices=Tournament.Mode.values,
-                            help="obligatorio en dominó; en suizo, «single» si se omite")
+                            help="obligatorio en dominó; en suizo y juegos de mesa, «single» "
+                                 "si se omite (juegos de mesa: solo «single»)")
         parser.add_argument("--target", default=None, type=int, choices=[100, 200],
-                            help="obligatorio en dominó; en suizo no interviene")
+                            help="obligatorio en dominó; en suizo y juegos de mesa no interviene")
         parser.add_argument("--best-of", type=int, default=None, choices=[1, 3, 5],
                             help="solo suizo: partidas por encuentro (por omisión 3)")
         parser.add_argument("--time-limit", type=int, default=None, help="minutos")
@@ -52,7 +55,19 @@ class Command(BaseCommand):
                 f"se recibió «{opts['date']}»."
             ) from None
         swiss = opts["system"] == Tournament.System.SWISS
-        if not swiss:
+        table = opts["system"] == Tournament.System.TABLE
+        if table:
+            if opts["best_of"] is not None:
+                raise CommandError(
+                    "--best-of solo vale para torneos suizos (--system swiss); "
+                    "un juego de mesa de 3–4 jugadores no se juega por encuentros."
+                )
+            if opts["mode"] not in (None, Tournament.Mode.SINGLE):
+                raise CommandError(
+                    "En los juegos de mesa (--system table) cada inscripción es un jugador: "
+                    f"--mode solo puede ser «single»; se recibió «{opts['mode']}»."
+                )
+        elif not swiss:
             if opts["best_of"] is not None:
                 raise CommandError(
                     "--best-of solo vale para torneos suizos (--system swiss); "

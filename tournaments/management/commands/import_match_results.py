@@ -6,7 +6,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.errors import DomainError
 from tournaments.imports import ImportRefused, import_match_results
-from tournaments.management.commands._common import read_bytes, refuse, tournament_by_slug
+from tournaments.management.commands._common import (
+    read_bytes,
+    refuse,
+    tournament_by_slug,
+    warn,
+)
 
 
 class Command(BaseCommand):
@@ -26,6 +31,7 @@ class Command(BaseCommand):
             raise refuse(self, exc) from None
         except DomainError as exc:
             raise CommandError(exc.message) from None
+        warn(self, report)
         self.stdout.write(
             f"creados: {report.created}, cambiados: {report.changed}, "
             f"sin cambios: {report.unchanged}"

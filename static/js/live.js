@@ -1,0 +1,63 @@
+/* Live public pages (standings, the current round's tables).
+ *
+ * Every element marked [data-live] carries hx-get + hx-trigger="refresh" + hx-swap="outerHTML".
+ * While the tab is visible this asks each of them to refresh at most every 15 s, and once when
+ * the tab becomes visible again (if the last refresh is older than that). Nothing runs while
+ * the tab is hidden. The server leaves [data-live] off once the round is closed, which stops
+ * the refreshing. After a successful refresh the "Actualizado a las" time shows the moment of
+ * that check (a 304 from the server still means "current as of now").
+ *
+ * An external file with no eval: the site's Content-Security-Policy allows no inline script.
+ */
+(function () {
+  "use strict";
+
+  var PERIOD = 15000;
+  var lastRefresh = Date.now();
+
+  function refreshLive() {
+    if (typeof window.htmx === "undefined" || document.visibilityState !== "visible") {
+      return;
+    }
+    var elements = document.querySelectorAll("[data-live]");
+    if (!elements.length) {
+      return;
+    }
+    lastRefresh = Date.now();
+    elements.forEach(function (el) {
+      window.htmx.trigger(el, "refresh");
+    });
+  }
+
+  function refreshIfDue() {
+    if (Date.now() - lastRefresh >= PERIOD) {
+      refreshLive();
+    }
+  }
+
+  window.setInterval(refreshIfDue, 1000);
+  document.addEventListener("visibilitychange", refreshIfDue);
+
+  function clockText(date, timeZone) {
+    try {
+      return date.toLocaleTimeString("es-ES", {
+        timeZone: timeZone || undefined, hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false
+      });
+    } catch (e) {
+      return date.toLocaleTimeString("es-ES", { hour12: false });
+    }
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.elt;
+    if (!target || !target.querySelectorAll || event.detail.successful === false) {
+      return;
+    }
+    var root = target.closest ? (target.closest("[data-live]") || target) : target;
+    var now = new Date();
+    root.querySelectorAll("[data-live-stamp]").forEach(function (stamp) {
+      stamp.textContent = clockText(now, stamp.getAttribute("data-tz"));
+      stamp.setAttribute("datetime", now.toISOString());
+    });
+  });
+})();

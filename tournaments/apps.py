@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = _("Torneos")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # tournaments.errors is pure (no Django): its messages are Spanish msgids, translated
+        # when shown through this hook, in the language active at that moment.
+        from django.utils.translation import gettext
+
+        from tournaments import errors
+
+        errors.translate = gettext
