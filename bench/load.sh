@@ -84,7 +84,7 @@ export DJANGO_LOG_LEVEL=ERROR
 unset DATABASE_REPLICA_URL DJANGO_CACHE_URL
 
 echo "== scratch database $DB_NAME"
-psql -q "$PG_BASE" -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null
+PGOPTIONS="-c client_min_messages=warning" psql -q "$PG_BASE" -c "DROP DATABASE IF EXISTS $DB_NAME WITH (FORCE)" >/dev/null
 psql -q "$PG_BASE" -c "CREATE DATABASE $DB_NAME" >/dev/null
 "$PYTHON" manage.py migrate --noinput -v0
 "$PYTHON" manage.py createcachetable -v0

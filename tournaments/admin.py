@@ -72,8 +72,7 @@ def _touch_tables(user, table_ids) -> None:
         return
     with transaction.atomic():
         for tbl in Table.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"):
-            tbl.version += 1
-            services._audit(tbl, user).save()
+            services.bump_version(tbl, user)
     services._after_commit(ids)
 
 

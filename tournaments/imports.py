@@ -567,8 +567,7 @@ def _apply_results(
         result.played_at = played_at
         result.entered_by = entered_by
         services._audit(result, acting_user).save()
-        table.version += 1
-        services._audit(table, acting_user).save()
+        services.bump_version(table, acting_user)
         touched.append(table.pk)
 
     _record_byes(acting_user, t, plan, rounds, report)
@@ -877,8 +876,7 @@ def _apply_matches(acting_user, t: Tournament, plan: _Plan, who: _Directory,
         result.games_a, result.games_b, result.games_drawn = a, b, m.games_drawn
         result.entered_by = entered_by
         services._audit(result, acting_user).save()
-        table.version += 1
-        services._audit(table, acting_user).save()
+        services.bump_version(table, acting_user)
         touched.append(table.pk)
 
     _record_byes(acting_user, t, plan, rounds, report)
@@ -1189,8 +1187,7 @@ def _apply_table_results(acting_user, t: Tournament, plan: _Plan, who: _Director
         result.ended_by_time = g.ended_by_time
         result.entered_by = entered_by
         services._audit(result, acting_user).save()
-        table.version += 1
-        services._audit(table, acting_user).save()
+        services.bump_version(table, acting_user)
         touched.append(table.pk)
     if touched:
         services._after_commit(touched)

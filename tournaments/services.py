@@ -555,7 +555,7 @@ def record_result(
     Raises ResultError (codes of ``scoring.domino``, "tantos_missing") or DomainError
     "stale_version", "round_closed", "table_empty". Nothing is stored on error.
     """
-    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    tbl = _lock_table(table)
     rnd, t = tbl.round, tbl.round.tournament
     _check_writable(tbl, version)
     if t.system != Tournament.System.DOMINO:
@@ -579,10 +579,26 @@ def record_result(
     result.played_at = played_at or result.played_at or rnd.played_at or _default_played_at(t, rnd.number)
     result.entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
     _audit(result, acting_user).save()
-    tbl.version += 1
-    _audit(tbl, acting_user).save()
+    bump_version(tbl, acting_user)
     _after_commit([tbl.pk])
     return result
+
+
+def _lock_table(table: Table) -> Table:
+    """``table`` again, locked with its round for a result change (the tournament comes along,
+    unlocked). A no-key lock: see the note on locks above."""
+    return (
+        Table.objects.select_for_update(no_key=True, of=("self", "round"))
+        .select_related("round__tournament")
+        .get(pk=table.pk)
+    )
+
+
+def bump_version(tbl: Table, acting_user) -> None:
+    """A table's result changed: its version grows by one (DESIGN.md, Concurrency), audited.
+    Callers fire ``_after_commit`` for the tables they touched."""
+    tbl.version += 1
+    _audit(tbl, acting_user).save()
 
 
 def _check_writable(tbl: Table, version) -> None:
@@ -608,7 +624,7 @@ def record_match_result(
     """
     from tournaments.scoring import swiss
 
-    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    tbl = _lock_table(table)
     t = tbl.round.tournament
     _check_writable(tbl, version)
     if t.system != Tournament.System.SWISS:
@@ -621,8 +637,7 @@ def record_match_result(
     result.games_a, result.games_b, result.games_drawn = a, b, d
     result.entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
     _audit(result, acting_user).save()
-    tbl.version += 1
-    _audit(tbl, acting_user).save()
+    bump_version(tbl, acting_user)
     _after_commit([tbl.pk])
     return result
 
@@ -642,7 +657,7 @@ def record_table_result(
     """
     from tournaments.scoring import table as table_scoring
 
-    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round__tournament").get(pk=table.pk)
+    tbl = _lock_table(table)
     t = tbl.round.tournament
     _check_writable(tbl, version)
     if t.system != Tournament.System.TABLE:
@@ -670,8 +685,7 @@ def record_table_result(
     result.ended_by_time = bool(ended_by_time)
     result.entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
     _audit(result, acting_user).save()
-    tbl.version += 1
-    _audit(tbl, acting_user).save()
+    bump_version(tbl, acting_user)
     _after_commit([tbl.pk])
     return result
 
@@ -701,7 +715,7 @@ def undrop_entry(*, acting_user, entry: Entry) -> Entry:
 def delete_result(*, acting_user, table: Table, version: int | None) -> None:
     """Remove a table's result, dominó or match (kept in history).
     Raises "stale_version", "round_closed", "no_result"."""
-    tbl = Table.objects.select_for_update(no_key=True, of=("self", "round")).select_related("round").get(pk=table.pk)
+    tbl = _lock_table(table)
     if tbl.round.closed:
         raise DomainError("round_closed", number=tbl.round.number)
     if version is not None and int(version) != tbl.version:
@@ -714,8 +728,7 @@ def delete_result(*, acting_user, table: Table, version: int | None) -> None:
             seat.vp = None
             _audit(seat, acting_user).save(update_fields=["vp"])
     _audit(result, acting_user).delete()
-    tbl.version += 1
-    _audit(tbl, acting_user).save()
+    bump_version(tbl, acting_user)
     _after_commit([tbl.pk])
 
 

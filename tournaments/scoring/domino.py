@@ -7,11 +7,12 @@ recursive diferencial; the sorteo; byes), SCORING.md is the decision.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tournaments.errors import DomainError, ResultError, gettext_noop
 from tournaments.scoring import StandingRow
+from tournaments.scoring.ordering import Tiebreak, by_figure, rank
 
 TARGETS = (100, 200)
 BYE_RULES = ("rest", "win")
@@ -134,14 +135,6 @@ def _count_map(values: dict[int, int] | None, field: str, known: set[int]) -> di
     return values
 
 
-def _split(group: list[int], key: Callable[[int], object]) -> list[list[int]]:
-    """Split ``group`` into runs of equal ``key``, highest key first (order inside: entry id)."""
-    parts: dict[object, list[int]] = {}
-    for entry_id in sorted(group):
-        parts.setdefault(key(entry_id), []).append(entry_id)
-    return [parts[k] for k in sorted(parts, reverse=True)]
-
-
 def standings(
     entry_ids: list[int],
     games: list[Game],
@@ -232,36 +225,7 @@ def standings(
                         totals[entry_id] += margin
         return totals
 
-    # Each tier: (members still level, decided_by, shared).
-    def resolve(group: list[int], stage: int, decided: str | None) -> list:
-        if len(group) == 1:
-            return [(group, decided, False)]
-        if stage < len(_FIXED_CRITERIA):
-            name, figure = _FIXED_CRITERIA[stage]
-            parts = _split(group, lambda e: figures[e][figure])
-            if len(parts) == 1:
-                return resolve(group, stage + 1, decided)
-            return [tier for part in parts for tier in resolve(part, stage + 1, name)]
-        if stage == len(_FIXED_CRITERIA):  # diferencial, repeated inside smaller level groups
-            totals = diferencial(group)
-            parts = _split(group, totals.__getitem__)
-            if len(parts) == 1:
-                return resolve(group, stage + 1, decided)
-            return [tier for part in parts for tier in resolve(part, stage, "diferencial")]
-        if all(e in sorteo for e in group):  # lower lot ranks higher
-            parts = _split(group, lambda e: -sorteo[e])
-            if len(parts) > 1:
-                return [
-                    (part, "sorteo", False) if len(part) == 1 else (part, decided, True)
-                    for part in parts
-                ]
-        return [(group, decided, True)]
-
-    rows: list[StandingRow] = []
-    for puntos_group in _split(list(entry_ids), lambda e: figures[e]["puntos"]):
-        for members, decided, shared in resolve(puntos_group, 0, None):
-            position = len(rows) + 1
-            for entry_id in members:
-                rows.append(StandingRow(position, shared, entry_id, figures[entry_id], decided))
-    return rows
+    tiebreaks = [by_figure(name, figures, figure) for name, figure in _FIXED_CRITERIA]
+    tiebreaks.append(Tiebreak("diferencial", lambda group: diferencial(group).__getitem__, repeat=True))
+    return rank(entry_ids, figures, first="puntos", tiebreaks=tiebreaks, sorteo=sorteo)
 

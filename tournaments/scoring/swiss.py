@@ -21,7 +21,8 @@ from fractions import Fraction
 
 from tournaments.errors import MESSAGES, DomainError, ResultError
 from tournaments.scoring import StandingRow
-from tournaments.scoring.domino import _count_map, _split
+from tournaments.scoring.domino import _count_map
+from tournaments.scoring.ordering import by_figure, rank
 
 FLOOR = Fraction(33, 100)  # minimum MWP/GWP of SCORING.md §3 ("if below 0.33, use 0.33")
 BEST_OF = (1, 3, 5)
@@ -283,29 +284,5 @@ def standings(
         f["omw"] = omw(figures[o]["mwp"] for o in opponents[entry_id])
         f["ogw"] = ogw(figures[o]["gwp"] for o in opponents[entry_id])
 
-    # Each tier: (members still level, decided_by, shared) — as in domino.standings.
-    def resolve(group: list[int], stage: int, decided: str | None) -> list:
-        if len(group) == 1:
-            return [(group, decided, False)]
-        if stage < len(_CRITERIA):
-            name = _CRITERIA[stage]
-            parts = _split(group, lambda e: figures[e][name])
-            if len(parts) == 1:
-                return resolve(group, stage + 1, decided)
-            return [tier for part in parts for tier in resolve(part, stage + 1, name)]
-        if all(e in sorteo for e in group):  # lower lot ranks higher
-            parts = _split(group, lambda e: -sorteo[e])
-            if len(parts) > 1:
-                return [
-                    (part, "sorteo", False) if len(part) == 1 else (part, decided, True)
-                    for part in parts
-                ]
-        return [(group, decided, True)]
-
-    rows: list[StandingRow] = []
-    for points_group in _split(list(entry_ids), lambda e: figures[e]["match_points"]):
-        for members, decided, shared in resolve(points_group, 0, None):
-            position = len(rows) + 1
-            for entry_id in members:
-                rows.append(StandingRow(position, shared, entry_id, figures[entry_id], decided))
-    return rows
+    tiebreaks = [by_figure(name, figures) for name in _CRITERIA]
+    return rank(entry_ids, figures, first="match_points", tiebreaks=tiebreaks, sorteo=sorteo)

@@ -29,7 +29,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from tournaments.errors import MESSAGES, DomainError, ResultError
 from tournaments.scoring import StandingRow
-from tournaments.scoring.domino import _count_map, _split
+from tournaments.scoring.domino import _count_map
+from tournaments.scoring.ordering import by_figure, rank
 from tournaments.scoring.swiss import _is_int
 
 TABLE_SIZES = (3, 4)
@@ -267,29 +268,5 @@ def standings(
     for f in figures.values():
         f["per_round"] = dict(sorted(f["per_round"].items()))
 
-    # Each tier: (members still level, decided_by, shared) — as in swiss.standings.
-    def resolve(group: list[int], stage: int, decided: str | None) -> list:
-        if len(group) == 1:
-            return [(group, decided, False)]
-        if stage < len(_CRITERIA):
-            name = _CRITERIA[stage]
-            parts = _split(group, lambda p: figures[p][name])
-            if len(parts) == 1:
-                return resolve(group, stage + 1, decided)
-            return [tier for part in parts for tier in resolve(part, stage + 1, name)]
-        if all(p in sorteo for p in group):  # lower lot ranks higher
-            parts = _split(group, lambda p: -sorteo[p])
-            if len(parts) > 1:
-                return [
-                    (part, "sorteo", False) if len(part) == 1 else (part, decided, True)
-                    for part in parts
-                ]
-        return [(group, decided, True)]
-
-    rows: list[StandingRow] = []
-    for points_group in _split(player_ids, lambda p: figures[p]["points"]):
-        for members, decided, shared in resolve(points_group, 0, None):
-            position = len(rows) + 1
-            for player_id in members:
-                rows.append(StandingRow(position, shared, player_id, figures[player_id], decided))
-    return rows
+    tiebreaks = [by_figure(name, figures) for name in _CRITERIA]
+    return rank(player_ids, figures, first="points", tiebreaks=tiebreaks, sorteo=sorteo)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.errors import DomainError
+from tournaments.imports import ImportRefused
 from tournaments.models import Tournament
 
 
@@ -34,3 +36,39 @@ def warn(command, report) -> None:
     """Write each warning of an import's ``services.ImportReport`` to stderr (one a line)."""
     for warning in getattr(report, "warnings", ()):
         command.stderr.write(f"aviso: {warning}")
+
+
+class ResultsImportCommand(BaseCommand):
+    """``manage.py import_*_results SLUG FILE.csv``: one all-or-nothing import of a results file.
+
+    Subclasses set ``help`` and ``importer`` (a ``tournaments.imports`` function) and may
+    override ``details`` (the second summary line, from the ``ImportReport``).
+    """
+
+    importer = None
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("file")
+
+    def details(self, report) -> str:
+        return (
+            f"descansos: {report.byes}, jugadores nuevos: {report.players_created}, "
+            f"inscripciones nuevas: {report.entries_created}"
+        )
+
+    def handle(self, *args, **opts):
+        tournament = tournament_by_slug(opts["slug"])
+        data = read_bytes(opts["file"])
+        try:
+            report = self.importer(acting_user=None, tournament=tournament, data=data)
+        except ImportRefused as exc:
+            raise refuse(self, exc) from None
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+        warn(self, report)
+        self.stdout.write(
+            f"creados: {report.created}, cambiados: {report.changed}, "
+            f"sin cambios: {report.unchanged}"
+        )
+        self.stdout.write(self.details(report))
