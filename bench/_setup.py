@@ -67,27 +67,41 @@ def collect_static() -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
-def timed_requests(path: str, n: int = 25) -> dict:
+def timed_requests(path: str, n: int = 25, *, page_cache: bool = False) -> dict:
     """GET ``path`` through ``django.test.Client`` ``n`` times after one warm-up request: the
-    median and min of the server time (ms), the SQL query count of one request, the bytes."""
+    median and min of the server time (ms), the SQL query count of one request, the bytes.
+    ``page_cache`` False computes the page every time (settings.PAGE_CACHE off); True serves
+    it from the page cache after the warm-up (clubsite.pagecache)."""
     import statistics
     import time
 
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
+    from django.test.utils import CaptureQueriesContext, override_settings
 
     client = Client()
-    response = client.get(path)
-    assert response.status_code == 200, (path, response.status_code)
-    with CaptureQueriesContext(connection) as ctx:
-        client.get(path)
-    sql = list(ctx.captured_queries)  # a view of the log, which the next request clears
-    times = []
-    for _ in range(n):
-        started = time.perf_counter()
+    with override_settings(PAGE_CACHE=page_cache):
         response = client.get(path)
-        times.append(time.perf_counter() - started)
+        assert response.status_code == 200, (path, response.status_code)
+        with CaptureQueriesContext(connection) as ctx:
+            client.get(path)
+        sql = list(ctx.captured_queries)  # a view of the log, which the next request clears
+        times = []
+        for _ in range(n):
+            started = time.perf_counter()
+            response = client.get(path)
+            times.append(time.perf_counter() - started)
     return {"median_ms": statistics.median(times) * 1000, "min_ms": min(times) * 1000,
             "queries": len(sql), "bytes": len(response.content), "n": n,
             "sql": sql}
+
+
+def report(label: str, path: str, n: int, *, show_queries: bool = False) -> None:
+    """Print the figures of ``timed_requests`` for ``path``: computed, then from the page cache."""
+    for page_cache, how in ((False, "computed"), (True, "page cache")):
+        out = timed_requests(path, n, page_cache=page_cache)
+        print(f"{label} [{how}]: median {out['median_ms']:.1f} ms (min {out['min_ms']:.1f}, n={out['n']}), "
+              f"{out['queries']} queries, {out['bytes'] / 1024:.0f} KiB")
+        if show_queries:
+            for q in out["sql"]:
+                print(f"    {float(q['time']) * 1000:7.1f} ms  {q['sql'][:300]}")

@@ -59,8 +59,8 @@ def main():
     args = parser.parse_args()
     django_on(args.db, DB_NAME)
     from django.db import connection
-
     from ledger_rebuild import make_season
+
     from rankings import ledger
 
     t0 = time.perf_counter()

@@ -31,8 +31,8 @@ def main():
     django_on(args.db, DB_NAME)
     from django.db import connection
     from django.db.models import Max
-
     from ledger_rebuild import make_season, one_more_result
+
     from rankings import ledger
     from rankings.models import LedgerRow
     from tournaments.models import Tournament

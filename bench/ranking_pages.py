@@ -15,7 +15,7 @@ import argparse
 import datetime as dt
 import time
 
-from _setup import collect_static, django_on, drop_database, production_like, timed_requests
+from _setup import collect_static, django_on, drop_database, production_like, report
 
 DB_NAME = "clubsite_bench_ranking_pages"
 YEAR = 2026
@@ -57,12 +57,7 @@ def main():
         (f"player page ({games} games)", reverse("rankings:player", args=[pk])),
     ]
     for label, path in pages:
-        out = timed_requests(path, args.requests)
-        print(f"{label}: median {out['median_ms']:.1f} ms (min {out['min_ms']:.1f}, n={out['n']}), "
-              f"{out['queries']} queries, {out['bytes'] / 1024:.0f} KiB")
-        if args.show_queries:
-            for q in out["sql"]:
-                print(f"    {float(q['time']) * 1000:7.1f} ms  {q['sql'][:300]}")
+        report(label, path, args.requests, show_queries=args.show_queries)
     if args.db == "postgres" and not args.keep:
         drop_database(DB_NAME)
 

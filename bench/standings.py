@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from _setup import collect_static, django_on, drop_database, production_like, timed_requests
+from _setup import collect_static, django_on, drop_database, production_like, report
 
 DB_NAME = "clubsite_bench_standings"
 
@@ -41,13 +41,8 @@ def main():
           f"{Seat.objects.count()} seats, {Result.objects.count()} dominó results")
     for slug in ("bench-domino-512", "bench-swiss-512"):
         t = Tournament.objects.get(slug=slug)
-        out = timed_requests(reverse("public:standings", args=[slug]), args.requests)
-        print(f"standings {t.system} {t.entries.count()} entries x {t.rounds.count()} rounds: "
-              f"median {out['median_ms']:.1f} ms (min {out['min_ms']:.1f}, n={out['n']}), "
-              f"{out['queries']} queries, {out['bytes'] / 1024:.0f} KiB")
-        if args.show_queries:
-            for q in out["sql"]:
-                print(f"    {float(q['time']) * 1000:7.1f} ms  {q['sql'][:200]}")
+        report(f"standings {t.system} {t.entries.count()} entries x {t.rounds.count()} rounds",
+               reverse("public:standings", args=[slug]), args.requests, show_queries=args.show_queries)
     if args.db == "postgres":
         drop_database(DB_NAME)
 

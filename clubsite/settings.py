@@ -87,6 +87,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "tournaments.context_processors.navigation",
             ],
         },
     },
@@ -116,6 +117,10 @@ if os.environ.get("DATABASE_REPLICA_URL"):
     )
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
 DATABASE_ROUTERS = ["clubsite.routers.PrimaryReplicaRouter"]
+
+# The public pages' cache (clubsite/pagecache.py, docs/performance.md "Page cache"): on unless
+# DJANGO_PAGE_CACHE=0.
+PAGE_CACHE = os.environ.get("DJANGO_PAGE_CACHE", "1") != "0"
 
 # Sessions in the database (Django's default engine, stated here on purpose): a login made
 # through one app server is valid on every other.
@@ -156,9 +161,10 @@ LANGUAGE_CODE = os.environ.get("DJANGO_LANGUAGE_CODE", "es")
 # The site speaks Spanish (the source language of every msgid, and the default when the browser
 # asks for nothing we have), English and Russian: locale/<lang>/LC_MESSAGES/django.po, compiled
 # by "manage.py compile_translations" (make demo / make test run it). LocaleMiddleware picks the
-# language from the django_language cookie (set by the switcher, /i18n/setlang/), else from
+# language from the django_language cookie (set by the switcher, /idioma/), else from
 # Accept-Language; URLs carry no language prefix.
 LANGUAGES = [("es", "Español"), ("en", "English"), ("ru", "Русский")]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the switcher's choice is remembered for a year
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Mexico_City")
 USE_I18N = True

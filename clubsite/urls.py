@@ -1,12 +1,13 @@
 """Top-level URLs: public pages, the directors' pages under /gestion/, the Django admin, and
-/i18n/setlang/ (the language switcher: Django's set_language view, which stores the choice in
-the django_language cookie). URLs carry no language prefix."""
+/idioma/ (the language switcher, clubsite.views.set_language, which stores the choice in the
+django_language cookie). URLs carry no language prefix."""
 import os
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from clubsite.views import set_language
 from tournaments.views.glossary import glossary
 
 urlpatterns = [
@@ -17,7 +18,7 @@ urlpatterns = [
     path("entrar/", auth_views.LoginView.as_view(), name="login"),
     path("salir/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("idioma/", set_language, name="set_language"),
 ]
 
 # bench/throughput.sh only: a trivial page to compare real pages with (docs/performance.md).

@@ -25,8 +25,8 @@ class LedgerRowAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    def get_actions(self, request):
-        actions = super().get_actions(request)
+    def get_actions(self, request, action_location=admin.options.ActionLocation.CHANGE_LIST):
+        actions = super().get_actions(request, action_location)
         if not request.user.is_superuser:
             actions.pop("rebuild_ledger", None)
         return actions

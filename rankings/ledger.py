@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 
+from clubsite import pagecache
 from rankings import elo
 from rankings.models import LedgerRow
 
@@ -230,6 +231,7 @@ def replay_from(key: str | None, *, progress=None) -> ReplayReport:
     """
     with transaction.atomic():
         _lock()
+        pagecache.changed()  # the ranking pages show the ledger (bulk writes send no signal)
         games = rated_games(key)
         if key is None:
             states: dict[int, PlayerState] = {}

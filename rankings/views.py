@@ -4,14 +4,18 @@ from __future__ import annotations
 import csv
 import io
 
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
+from clubsite.pagecache import public_page
 from rankings import elo, queries
 from rankings.forms import CalculatorForm
 from tournaments.models import Player
+
+RANKING_PAGE_SIZE = 100
 
 
 def _current_year() -> int:
@@ -19,8 +23,10 @@ def _current_year() -> int:
 
 
 @require_GET
+@public_page
 def ranking(request):
-    """The ranking of a year (``?year=``, default the current one), searchable by name (``?q=``)."""
+    """The ranking of a year (``?year=``, default the current one), searchable by name (``?q=``),
+    ``RANKING_PAGE_SIZE`` players a page (``?page=``; a page out of range shows the last one)."""
     years = queries.ranking_years()
     try:
         year = int(request.GET.get("year") or _current_year())
@@ -33,7 +39,9 @@ def ranking(request):
     if q:
         folded = q.casefold()
         lines = [ln for ln in lines if folded in ln.name.casefold()]
-    context = {"year": year, "years": sorted(set(years) | {year}, reverse=True), "lines": lines, "q": q}
+    page = Paginator(lines, RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"year": year, "years": sorted(set(years) | {year}, reverse=True), "lines": page.object_list,
+               "page": page, "q": q}
     if request.htmx:
         return render(request, "rankings/ranking.html#ranking_table", context)
     return render(request, "rankings/ranking.html", context)
@@ -50,13 +58,15 @@ def _csv_response(rows, header, filename):
 
 
 @require_GET
+@public_page
 def ranking_csv(request, year):
-    from rankings.exports import ranking_rows, RANKING_HEADER
+    from rankings.exports import RANKING_HEADER, ranking_rows
 
     return _csv_response(ranking_rows(year), RANKING_HEADER, f"ranking-{year}.csv")
 
 
 @require_GET
+@public_page
 def player(request, pk):
     """A player's rating now, position in this year's ranking, chart and ledger."""
     p = get_object_or_404(Player, pk=pk)
@@ -71,6 +81,7 @@ def player(request, pk):
 
 
 @require_GET
+@public_page
 def player_csv(request, pk):
     from rankings.exports import LEDGER_HEADER, ledger_rows
 

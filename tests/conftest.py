@@ -24,6 +24,24 @@ def axes_off(settings):
     settings.AXES_ENABLED = False
 
 
+@pytest.fixture(autouse=True)
+def page_cache(request, settings):
+    """The public pages' cache (clubsite.pagecache) is off in tests, so that a test that writes
+    inside its one rolled-back transaction reads fresh pages, except in tests marked
+    ``page_cache`` (its own tests, the browser tests), which start from an empty cache."""
+    from clubsite import pagecache
+
+    pagecache.clear_local()
+    if request.node.get_closest_marker("page_cache") is None:
+        settings.PAGE_CACHE = False
+        return
+    settings.PAGE_CACHE = True
+    request.getfixturevalue("db")  # transactional_db instead when the test asks for it
+    from django.core.cache import cache
+
+    cache.delete(pagecache.GENERATION_KEY)
+
+
 @pytest.fixture
 def director(db):
     """A staff user in the "Directores" group."""

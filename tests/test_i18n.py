@@ -1,7 +1,7 @@
 """Languages (issue "languages"): Spanish (default), English and Russian.
 
 The browser's Accept-Language picks the first page's language, <html lang> says which, the
-switcher (/i18n/setlang/) remembers a choice in a cookie, domain messages are translated where
+switcher (/idioma/) remembers a choice in a cookie, domain messages are translated where
 they are shown, dates and numbers follow the language, the .po files are complete, and the
 glossary page exists in the three languages.
 """
@@ -113,8 +113,8 @@ def test_unknown_language_falls_back_to_spanish(client):
 @pytest.mark.django_db
 def test_switcher_form_is_in_the_header(client):
     body = client.get("/").content.decode()
-    form = re.search(r'<form method="post" action="/i18n/setlang/".*?</form>', body, re.S)
-    assert form, "no language form posting to /i18n/setlang/"
+    form = re.search(r'<form method="get" action="/idioma/".*?</form>', body, re.S)
+    assert form, "no language form sent to /idioma/"
     form = form.group(0)
     assert '<label for="lang-select">' in form and 'id="lang-select" name="language"' in form
     assert re.findall(r'<option value="(\w+)"', form) == ["es", "en", "ru"]
@@ -125,24 +125,26 @@ def test_switcher_form_is_in_the_header(client):
 @pytest.mark.django_db
 def test_switcher_remembers_the_choice(client, tournament):
     url = tournament.get_absolute_url()
-    response = client.post("/i18n/setlang/", {"language": "en", "next": url})
+    response = client.get("/idioma/", {"language": "en", "next": url})
     assert response.status_code == 302 and response["Location"] == url
-    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    cookie = client.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie.value == "en" and cookie["max-age"] == 365 * 24 * 60 * 60
     # Later requests, without and even with another Accept-Language, stay in English.
     assert lang_of(client.get("/")) == "en"
     assert lang_of(client.get(url, HTTP_ACCEPT_LANGUAGE="ru")) == "en"
-    client.post("/i18n/setlang/", {"language": "ru", "next": "/"})
+    client.get("/idioma/", {"language": "ru", "next": "/"})
     assert lang_of(client.get("/torneos/")) == "ru"
-    client.post("/i18n/setlang/", {"language": "es", "next": "/"})
+    client.get("/idioma/", {"language": "es", "next": "/"})
     assert lang_of(client.get("/torneos/", HTTP_ACCEPT_LANGUAGE="en")) == "es"
 
 
 @pytest.mark.django_db
-def test_switcher_refuses_an_unknown_language_and_a_foreign_next(client):
-    client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
-    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies or not client.cookies[settings.LANGUAGE_COOKIE_NAME].value
-    response = client.post("/i18n/setlang/", {"language": "en", "next": "https://evil.example/"})
-    assert response.status_code == 302 and "evil.example" not in response["Location"]
+def test_switcher_ignores_an_unknown_language_and_a_next_outside_the_site(client):
+    client.get("/idioma/", {"language": "en", "next": "/"})
+    response = client.get("/idioma/", {"language": "xx", "next": "https://example.com/"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    assert client.post("/idioma/", {"language": "ru"}).status_code == 405
 
 
 # --- domain messages ---------------------------------------------------------------------------

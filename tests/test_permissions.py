@@ -11,6 +11,7 @@ every manage URL of X.
 A URL name without a row in ``PERMISSIONS`` fails the walk: add its row when adding a URL.
 """
 import datetime as dt
+import re
 from fnmatch import fnmatchcase
 
 import pytest
@@ -97,7 +98,7 @@ PERMISSIONS = {
     "rankings:player_csv": get_only(EVERYONE),
     "rankings:calculator": get_and_post(EVERYONE),
     "glossary": get_only(EVERYONE),
-    "set_language": get_and_post(EVERYONE),  # Django's view: GET only redirects, POST sets the cookie
+    "set_language": get_only(EVERYONE),  # the switcher: a GET form that sets the language cookie
     "login": get_and_post(EVERYONE),
     "logout": post_only(EVERYONE),  # Django's LogoutView: POST only
     # the directors' pages
@@ -407,3 +408,38 @@ def test_creating_a_tournament_makes_the_creator_its_director(world, client):
     t = Tournament.objects.get(name="Copa Nueva")
     assert list(t.directors.all()) == [u["director_y"]]
     assert not can_manage(u["director_x"], t)
+
+
+def test_the_header_links_to_the_directors_pages_only_for_those_who_may_open_them(world):
+    expected = {"anonymous": False, "player": False, "director_x": True, "director_y": True,
+                "listed_in_x": True, "superuser": True}
+    for role, shown in expected.items():
+        client = Client()
+        if world["users"][role] is not None:
+            client.force_login(world["users"][role])
+        body = client.get(reverse("public:home")).content.decode()
+        assert ('href="/gestion/"' in body) is shown, role
+        assert client.get("/gestion/").status_code == (200 if shown else 302 if role == "anonymous" else 403), role
+
+
+def test_a_new_tournament_form_sent_twice_creates_one_tournament(world, client):
+    """A double click (or a reload of the answer) sends the same form twice: the token the form
+    page handed out lets only the first create; a refused first send frees it again."""
+    from tournaments.models import Tournament
+
+    client.force_login(world["users"]["director_y"])
+    page = client.get(reverse("manage:tournament_add")).content.decode()
+    token = re.search(r'name="form_token" value="([0-9a-f]{32})"', page).group(1)
+    data = _settings_data(world["x"], [])
+    del data["directors"]
+    data.update(name="Copa Doble", form_token=token, target="0")
+    refused = client.post(reverse("manage:tournament_add"), data)
+    assert refused.status_code == 400 and f'value="{token}"' in refused.content.decode()
+    data["target"] = "100"
+    first = client.post(reverse("manage:tournament_add"), data)
+    second = client.post(reverse("manage:tournament_add"), data)
+    assert first.status_code == 302 and first["Location"].startswith("/gestion/torneos/copa-doble")
+    assert second.status_code == 302 and second["Location"] == reverse("manage:home")
+    assert Tournament.objects.filter(name="Copa Doble").count() == 1
+    followed = client.get(second["Location"]).content.decode()
+    assert "Ese formulario ya se había enviado: el torneo se creó una sola vez." in followed

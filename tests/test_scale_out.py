@@ -162,6 +162,24 @@ def test_public_standings_and_ranking_read_the_replica_only(replica):
         assert not [q["sql"] for q in on_replica.captured_queries if is_write(q["sql"])]
 
 
+@pytest.mark.page_cache
+def test_with_the_page_cache_on_a_public_page_is_computed_from_the_primary(replica):
+    """A page stored under the current data generation must not come from a lagging replica:
+    with the page cache on, the replica is not read at all; the second request is a hit."""
+    t = club_tournament(rounds=2)
+    anonymous = Client()
+    url = reverse("public:standings", args=[t.slug])
+    read_from_primary = []
+    for _ in range(2):
+        on_default, on_replica = capture_both()
+        with on_default, on_replica:
+            assert anonymous.get(url).status_code == 200
+        assert on_replica.captured_queries == []
+        read_from_primary.append(tables_touched(on_default.captured_queries))
+    assert "tournaments_tournament" in read_from_primary[0]  # computed once, from the primary
+    assert read_from_primary[1] == set()  # then served from the cache
+
+
 def test_a_directors_result_post_writes_and_reads_default_and_never_touches_the_replica(
     replica, director, director_client,
 ):

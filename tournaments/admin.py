@@ -26,11 +26,10 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments import services
@@ -127,6 +126,24 @@ class HistoryAdmin(SimpleHistoryAdmin):
     """Base admin: change history, and the acting user recorded on every save."""
 
     list_per_page = 50
+
+    def _check_id(self, object_id, version_id=None) -> None:
+        """A mistyped id in a history URL ("/history/abc/") is a 404, as Django's own change
+        pages answer, not the 500 that django-simple-history's views would raise."""
+        try:
+            self.model._meta.pk.to_python(object_id)
+            if version_id is not None:
+                int(version_id)
+        except (ValidationError, ValueError, TypeError):
+            raise Http404(gettext("No existe ese registro.")) from None
+
+    def history_view(self, request, object_id, extra_context=None):
+        self._check_id(object_id)
+        return super().history_view(request, object_id, extra_context=extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        self._check_id(object_id, version_id)
+        return super().history_form_view(request, object_id, version_id, extra_context=extra_context)
 
 
 # --- players -----------------------------------------------------------------------------------

@@ -15,3 +15,13 @@ class TournamentsConfig(AppConfig):
         from tournaments import errors
 
         errors.translate = gettext
+
+        # The public pages' cache (clubsite.pagecache): a new data generation whenever a row
+        # of anything those pages show is saved or deleted, whatever the path of the change.
+        from clubsite import pagecache
+        from tournaments import models as m
+
+        pagecache.connect_signals([
+            m.Player, m.Tournament, m.Entry, m.Round, m.Table, m.Seat, m.Bye, m.Result,
+            m.MatchResult, m.TableResult, m.Castigo, m.Sorteo,
+        ])

@@ -33,6 +33,7 @@ from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 from simple_history.utils import bulk_create_with_history
 
+from clubsite import pagecache
 from tournaments.models import (
     Bye,
     Castigo,
@@ -227,6 +228,7 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
     counts: dict[str, int] = {}
     try:
         with transaction.atomic(), _keep_timestamps():
+            pagecache.changed()  # bulk inserts send no signal
             for key, model in SECTIONS:
                 records = doc.get(key, [])
                 if not isinstance(records, list):

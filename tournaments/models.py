@@ -187,52 +187,13 @@ class Tournament(models.Model):
         rounds = list(self.rounds.annotate(**Round.completion_counts()).order_by("number"))
         return pick_current_round(rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results})
 
-    # What shows on a tournament's public pages, by kind of row: (model, path to the tournament).
-    CHANGE_SOURCES = (
-        ("Round", "tournament"), ("Entry", "tournament"), ("Castigo", "tournament"),
-        ("Sorteo", "tournament"), ("Table", "round__tournament"), ("Seat", "round__tournament"),
-        ("Bye", "round__tournament"), ("Result", "table__round__tournament"),
-        ("MatchResult", "table__round__tournament"), ("TableResult", "table__round__tournament"),
-    )
-
     @classmethod
-    def with_change_marks(cls):
-        """Tournaments annotated for cache validators (ETags of the public pages), in the same
-        one query that reads them: ``change_<model>`` is "latest history_date/number of history
-        rows" of that kind of row of the tournament (rounds, entries, castigos, sorteos, tables,
-        seats, byes, results), ``change_player`` the latest change of any player (names show
-        everywhere), and ``open_rounds`` whether a round is still open.
+    def with_open_rounds(cls):
+        """Tournaments annotated with ``open_rounds`` (bool: a round is still open), in the one
+        query that reads them: the public pages refresh live while it is true."""
+        from django.db.models import Exists, OuterRef
 
-        Every write records history (DESIGN.md, Writes), so any committed change alters a mark:
-        the count as well as the date, because a transaction that started earlier can commit
-        after a later one without raising the latest date. ``updated_at`` covers the
-        tournament's own settings."""
-        from django.db.models import CharField, Count, Exists, Max, OuterRef, Subquery, Value
-        from django.db.models.functions import Cast, Concat
-
-        marks = {}
-        for name, path in cls.CHANGE_SOURCES:
-            history = globals()[name].history.model
-            marks[f"change_{name.lower()}"] = Subquery(
-                history.objects.filter(**{path: OuterRef("pk")}).order_by().values(path)
-                .annotate(mark=Concat(
-                    Cast(Max("history_date"), CharField()), Value("/"), Cast(Count("pk"), CharField()),
-                    output_field=CharField(),
-                )).values("mark")[:1]
-            )
-        marks["change_player"] = Subquery(
-            Player.history.model.objects.order_by("-history_date", "-history_id").values("history_date")[:1]
-        )
-        marks["open_rounds"] = Exists(Round.objects.filter(tournament=OuterRef("pk"), closed=False))
-        return cls.objects.annotate(**marks)
-
-    def change_mark(self) -> str:
-        """The marks of ``with_change_marks`` (plus ``updated_at``) as one string: equal strings
-        mean the public pages show the same data."""
-        names = ["updated_at", "open_rounds", "change_player"] + [
-            f"change_{name.lower()}" for name, _ in self.CHANGE_SOURCES
-        ]
-        return "|".join(f"{getattr(self, n, None)}" for n in names)
+        return cls.objects.annotate(open_rounds=Exists(Round.objects.filter(tournament=OuterRef("pk"), closed=False)))
 
     def standings(self) -> list[StandingLine]:
         """The standings of this tournament, best first, as ``StandingLine`` (row + entry).

@@ -25,6 +25,13 @@ DESKTOP = {"width": 1280, "height": 900}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
+def pytest_collection_modifyitems(items):
+    """The browser tests see the site as it runs: with the public pages' cache on."""
+    for item in items:
+        if "/browser/" in str(item.path):
+            item.add_marker(pytest.mark.page_cache)
+
+
 def _unavailable(reason: str):
     if os.environ.get("CI"):
         pytest.fail(f"{reason} (CI is set: the browser tests must run; `make test` installs chromium)",

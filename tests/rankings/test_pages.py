@@ -59,6 +59,26 @@ def test_ranking_only_lists_players_with_games_that_year_and_searches_by_name(cl
     assert "Eulalia" not in client.get(reverse("rankings:ranking") + "?year=2025").content.decode()
 
 
+def test_ranking_is_paged_and_the_pages_keep_year_and_search(client, season, monkeypatch):
+    from rankings import views
+
+    monkeypatch.setattr(views, "RANKING_PAGE_SIZE", 3)
+    names_of = lambda body: re.findall(r'class="name"><a href="/ranking/jugador/\d+/">([^<]+)</a>', body)  # noqa: E731
+    everyone = [ln.name for ln in __import__("rankings.queries", fromlist=["x"]).year_ranking(2026)]
+    first = client.get(reverse("rankings:ranking") + "?year=2026").content.decode()
+    assert names_of(first) == everyone[:3]
+    assert "Página 1 de 2" in first and 'rel="next" href="?year=2026&amp;page=2"' in first
+    assert 'rel="prev"' not in first
+    second = client.get(reverse("rankings:ranking") + "?year=2026&page=2").content.decode()
+    assert names_of(second) == everyone[3:] and 'rel="prev" href="?year=2026&amp;page=1"' in second
+    # A page past the end or not a number shows the last or the first page, never an error.
+    assert names_of(client.get(reverse("rankings:ranking") + "?year=2026&page=99").content.decode()) == everyone[3:]
+    assert names_of(client.get(reverse("rankings:ranking") + "?year=2026&page=x").content.decode()) == everyone[:3]
+    # A search is paged the same way (all four names have an "a"), and its pages keep it.
+    found = client.get(reverse("rankings:ranking") + "?year=2026&q=a").content.decode()
+    assert "Página 1 de 2" in found and 'href="?year=2026&amp;q=a&amp;page=2"' in found
+
+
 def test_ranking_figures_rating_games_change(season):
     from rankings.queries import year_ranking
 

@@ -201,6 +201,19 @@ def test_changelist_add_change_and_history_pages_render(admin_client, club, mode
         assert response.status_code == 200, url
 
 
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+def test_a_mistyped_history_url_is_a_404_not_a_500(admin_client, club, model):
+    obj = model.objects.order_by("pk").first()
+    history = admin_url(obj, "history")  # /admin/<app>/<model>/<pk>/history/
+    for url in (
+        history.replace(f"/{obj.pk}/", "/abc/"),
+        history + "abc/",
+        history.replace(f"/{obj.pk}/", "/abc/") + "1/",
+        history + "99999999/",
+    ):
+        assert admin_client.get(url).status_code == 404, url
+
+
 def test_changelist_filters_render(admin_client, club):
     t = club["tournament"]
     for model, query in (

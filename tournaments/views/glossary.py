@@ -7,7 +7,10 @@ recognises them on the score sheets and in the standings (docs/SCORING.md has th
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from clubsite.pagecache import public_page
+
 
 @require_GET
+@public_page
 def glossary(request):
     return render(request, "tournaments/glossary.html")

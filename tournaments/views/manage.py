@@ -5,11 +5,13 @@ an inline message (HTMX) or a 400/409 page with the values the director typed ke
 """
 from __future__ import annotations
 
+import re
 import secrets
 from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
@@ -168,6 +170,32 @@ def player_delete(request, pk):
 # --- tournaments and entries -------------------------------------------------------------------
 
 
+FORM_TOKEN_SECONDS = 24 * 60 * 60
+_FORM_TOKEN = re.compile(r"[0-9a-f]{32}")
+
+
+def _submission_key(request) -> str | None:
+    token = request.POST.get("form_token", "")
+    return f"clubsite:form:{token}" if _FORM_TOKEN.fullmatch(token) else None
+
+
+def _first_submission(request) -> bool:
+    """Whether this POST is the first one of its form (the ``form_token`` the GET handed out):
+    a double click, a reload of the answer or two taps on a slow phone send the same form
+    twice, and only the first may create. The token is claimed in the shared cache with an
+    atomic ``add``, so two copies arriving at once on two app servers still create once. A POST
+    without a token (a script) is always a first."""
+    key = _submission_key(request)
+    return key is None or cache.add(key, True, FORM_TOKEN_SECONDS)
+
+
+def _release_submission(request) -> None:
+    """The claimed submission created nothing (refused): the corrected form may be sent again."""
+    key = _submission_key(request)
+    if key:
+        cache.delete(key)
+
+
 @director_required
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request, slug=None):
@@ -177,10 +205,15 @@ def tournament_edit(request, slug=None):
         raise PermissionDenied
     if request.method == "GET":
         form = TournamentForm(instance=t) if t else TournamentForm(initial={"status": "registration"})
-        return render(request, "tournaments/manage/tournament_form.html", {"form": form, "t": t})
+        return render(request, "tournaments/manage/tournament_form.html",
+                      {"form": form, "t": t, "form_token": secrets.token_hex(16)})
     form = TournamentForm(request.POST, instance=t) if t else TournamentForm(request.POST)
+    context = {"form": form, "t": t, "form_token": request.POST.get("form_token", "")}
     if not form.is_valid():
-        return render(request, "tournaments/manage/tournament_form.html", {"form": form, "t": t}, status=400)
+        return render(request, "tournaments/manage/tournament_form.html", context, status=400)
+    if not t and not _first_submission(request):
+        messages.info(request, _("Ese formulario ya se había enviado: el torneo se creó una sola vez."))
+        return redirect("manage:home")
     fields = {f: form.cleaned_data[f] for f in services.TOURNAMENT_FIELDS}
     try:
         if t:
@@ -192,8 +225,10 @@ def tournament_edit(request, slug=None):
         else:
             t = services.create_tournament(acting_user=request.user, **fields)
     except DomainError as exc:
+        if not t:
+            _release_submission(request)
         form.add_error(None, exc.message)
-        return render(request, "tournaments/manage/tournament_form.html", {"form": form, "t": t}, status=400)
+        return render(request, "tournaments/manage/tournament_form.html", context, status=400)
     messages.success(request, _("Torneo «{name}» guardado.").format(name=t.name))
     return redirect("manage:tournament", slug=t.slug)
 

@@ -1,28 +1,24 @@
 """Public pages: no login needed (DESIGN.md: players read pairings and standings from their phones).
 
 Every page here runs a fixed number of SQL queries whatever the size of the data. The pages of
-one tournament carry cache validators (``public_cache``): an ETag that changes with any
-committed change of what they show, and "revalidate every time" caching, so a phone that
-reloads or refreshes live (``static/js/live.js``) gets a 304 until something changes.
+public page goes through the shared page cache (``clubsite.pagecache.public_page``):
+anonymous readers get a page computed once per change of the data, with an ETag and
+"revalidate every time" caching, so a phone that reloads or refreshes live
+(``static/js/live.js``) gets a 304 until something changes.
 """
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from dataclasses import dataclass, field
-from functools import wraps
-from pathlib import Path
 
-from django.conf import settings
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import condition, require_GET
+from django.views.decorators.http import require_GET
 
+from clubsite.pagecache import public_page
 from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
 
@@ -53,88 +49,14 @@ def standings_context(tournament: Tournament) -> dict:
 
 # --- caching -----------------------------------------------------------------------------------
 
-_CODE_DIRS = ("templates", "static", "locale", "tournaments", "rankings", "clubsite")
-_code_mark: str | None = None
-
-
-def _deploy_mark() -> str:
-    """The newest modification time of the code, templates, static files and translations: a
-    deploy changes the pages without changing the data, so it must change the ETags too.
-    Computed once per process (on every request in debug mode, where templates change live)."""
-    global _code_mark
-    if _code_mark is None or settings.DEBUG:
-        newest = 0.0
-        for name in _CODE_DIRS:
-            for path in Path(settings.BASE_DIR, name).rglob("*"):
-                if path.suffix in {".py", ".html", ".css", ".js", ".mo", ".svg"}:
-                    try:
-                        newest = max(newest, path.stat().st_mtime)
-                    except OSError:
-                        pass
-        _code_mark = f"{newest:.6f}"
-    return _code_mark
-
 
 def _stamped_tournament(request, slug: str) -> Tournament | None:
-    """The tournament ``slug`` read with its change marks (``Tournament.with_change_marks``),
-    once per request: the ETag function and the view share it (one query)."""
+    """The tournament ``slug`` with ``open_rounds`` (``Tournament.with_open_rounds``), read once
+    per request (one query)."""
     cache = request.__dict__.setdefault("_club_tournaments", {})
     if slug not in cache:
-        cache[slug] = Tournament.with_change_marks().filter(slug=slug).first()
+        cache[slug] = Tournament.with_open_rounds().filter(slug=slug).first()
     return cache[slug]
-
-
-def _tournament_etag(request, slug, **kwargs) -> str | None:
-    """The ETag of a tournament's public page: a hash of the tournament's change marks and of
-    what else shapes the page (path and query, partial or whole page, language, CSRF cookie,
-    the deployed code). None (no validator, the page is always sent) for a logged-in user or
-    when a flash message waits, since those pages differ per person and per moment."""
-    if request.user.is_authenticated or request.COOKIES.get("messages"):
-        return None
-    t = _stamped_tournament(request, slug)
-    if t is None or t.status == Tournament.Status.DRAFT:
-        return None
-    parts = [
-        t.pk, t.change_mark(), request.path, request.GET.urlencode(),
-        "partial" if request.htmx else "page", get_language(),
-        request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""), _deploy_mark(),
-    ]
-    return hashlib.sha256("\n".join(map(str, parts)).encode()).hexdigest()[:40]
-
-
-def _revalidate(response, request):
-    """Cache-Control for public pages: a cache may keep the page but must ask every time
-    (public for anonymous readers, private once logged in). Partials and pages share URLs, so
-    caches keep them apart by the HX-Request header."""
-    if request.user.is_authenticated:
-        patch_cache_control(response, private=True, no_cache=True, max_age=0, must_revalidate=True)
-    else:
-        patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
-    patch_vary_headers(response, ("Cookie", "HX-Request"))
-    return response
-
-
-def revalidate(view):
-    """Decorator: the Cache-Control of ``_revalidate``, without a validator (pages that are not
-    one tournament's)."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        return _revalidate(view(request, *args, **kwargs), request)
-
-    return wrapper
-
-
-def public_cache(view):
-    """Decorator for the pages of one tournament: ETag (``_tournament_etag``), a 304 for a
-    conditional GET that matches it, and the Cache-Control of ``_revalidate``."""
-    conditional = condition(etag_func=_tournament_etag)(view)
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        return _revalidate(conditional(request, *args, **kwargs), request)
-
-    return wrapper
 
 
 def _tournament(slug: str, request=None) -> Tournament:
@@ -163,7 +85,7 @@ def _live_context(t: Tournament) -> dict:
 
 
 @require_GET
-@revalidate
+@public_page
 def home(request):
     """Home: running tournaments (with their current round's tables and "find my table"),
     upcoming and recently finished ones, the top of this year's ranking and a player search.
@@ -191,7 +113,7 @@ def home(request):
 
 
 @require_GET
-@revalidate
+@public_page
 def tournament_list(request):
     tournaments = (
         Tournament.objects.exclude(status=Tournament.Status.DRAFT)
@@ -205,7 +127,7 @@ def tournament_list(request):
 
 
 @require_GET
-@public_cache
+@public_page
 def tournament_detail(request, slug):
     """Settings, entries, each round's tables with results, and the standings."""
     t = _tournament(slug, request)
@@ -240,7 +162,7 @@ def tournament_detail(request, slug):
 
 
 @require_GET
-@public_cache
+@public_page
 def standings(request, slug):
     """The standings; while a round is open, also that round's tables (both refresh live).
     The HTMX refresh gets the standings partial alone."""
@@ -258,7 +180,7 @@ def standings(request, slug):
 
 
 @require_GET
-@public_cache
+@public_page
 def standings_csv(request, slug):
     t = _tournament(slug, request)
     from tournaments import exports
@@ -269,7 +191,7 @@ def standings_csv(request, slug):
 
 
 @require_GET
-@public_cache
+@public_page
 def round_detail(request, slug, number):
     """A round's tables with results and byes; the HTMX refresh gets the tables partial alone."""
     t = _tournament(slug, request)
@@ -285,7 +207,7 @@ def round_detail(request, slug, number):
 
 
 @require_GET
-@public_cache
+@public_page
 def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
     t = _tournament(slug, request)
@@ -367,7 +289,7 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
 
 
 @require_GET
-@public_cache
+@public_page
 def find_table(request, slug):
     """"Find my table": with ``?q=`` the current round's table, side, seat, partners and
     opponents of every player whose name matches (or "descansa"); without it, every table of

@@ -350,7 +350,6 @@ def test_a_player_who_met_everyone_takes_the_table_of_three_to_repeat_least():
 @pytest.mark.parametrize("mode", [TABLE, PARTNERS])
 def test_later_rounds_do_not_depend_on_the_input_order(mode):
     engine = seat_rotating_partners if mode == PARTNERS else seat_table_game
-    seatings = []
 
     def check(players, seating, number):
         shuffled = list(players)

@@ -41,9 +41,20 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from clubsite import pagecache
 from rankings import ledger
 from tournaments.models import (
-    Bye, Castigo, Entry, MatchResult, Player, Result, Round, Seat, Table, TableResult, Tournament,
+    Bye,
+    Castigo,
+    Entry,
+    MatchResult,
+    Player,
+    Result,
+    Round,
+    Seat,
+    Table,
+    TableResult,
+    Tournament,
     name_key,
 )
 from tournaments.pairing.seating import seating_plan
@@ -502,6 +513,7 @@ def generate(*, players: int, tournaments: int, seed: int, end: dt.date | None =
     dates.sort()
     single = None
     with transaction.atomic():
+        pagecache.changed()  # bulk inserts send no signal
         gen.make_players()
         for start in range(0, tournaments, CHUNK):
             plans = [gen.random_tournament(d) for d in dates[start:start + CHUNK]]

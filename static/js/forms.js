@@ -1,0 +1,28 @@
+// One submission per tap: once a plain (non-HTMX) form is sent, its buttons are disabled until
+// the next page arrives, so a double tap on a slow phone does not send it twice. The server
+// refuses a second copy on its own too (the new-tournament form's token); this only spares the
+// wait. Coming back to the page (back button) enables them again.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.hasAttribute("hx-post") || form.method !== "post") {
+      return;
+    }
+    // After this event: a disabled button would not send its own name and value.
+    window.setTimeout(function () {
+      form.querySelectorAll("button, input[type=submit]").forEach(function (button) {
+        if (!button.disabled) {
+          button.disabled = true;
+          button.setAttribute("data-sent", "");
+        }
+      });
+    }, 0);
+  });
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("[data-sent]").forEach(function (button) {
+      button.disabled = false;
+      button.removeAttribute("data-sent");
+    });
+  });
+})();
