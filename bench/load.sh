@@ -9,7 +9,8 @@
 # 3. drives it with wrk (installed with apt-get if missing) for SECONDS at 50 connections over
 #    the public pages (bench/load.lua rotates over home, tournaments, standings, rounds,
 #    ranking and player pages) while bench/load_writer.py saves and corrects results through
-#    the services the whole time;
+#    the services the whole time, reading the public round page after every save (through the
+#    page cache, as a phone would) to check that it already shows that save;
 # 4. prints requests per second, latency percentiles, the error count (non-2xx/3xx answers plus
 #    socket errors) and checks that no result was lost (every save the writer made is in the
 #    database, and the ledger equals a full rebuild);
@@ -129,7 +130,7 @@ done
 curl -fsS -o /dev/null "http://127.0.0.1:$PORT/torneos/$SLUG/clasificacion/"
 
 echo "== ${DURATION}s: wrk, $CONNECTIONS connections, $THREADS threads; writer saving results"
-"$PYTHON" bench/load_writer.py run "$DURATION" "$WORK/saves.jsonl" 2>"$WORK/writer.log" &
+LOAD_SITE_URL="http://127.0.0.1:$PORT" "$PYTHON" bench/load_writer.py run "$DURATION" "$WORK/saves.jsonl" 2>"$WORK/writer.log" &
 WRITER_PID=$!
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s bench/load.lua \
     "http://127.0.0.1:$PORT" -- "$WORK/paths.txt" >"$WORK/wrk.txt" 2>&1 || { cat "$WORK/wrk.txt" >&2; exit 1; }

@@ -3,6 +3,7 @@ services while the public pages are under load, then proves that none was lost.
 
     python bench/load_writer.py setup            # after load_demo: its tournament; prints the slug
     python bench/load_writer.py run SECONDS LOG  # pair a round, save + correct every table, close, ...
+                                                 # (LOAD_SITE_URL: and read the public page after each save)
     python bench/load_writer.py verify LOG       # every logged save is in the database
 
 Django settings and DATABASE_URL come from the environment (load.sh sets them). ``run``
@@ -15,9 +16,12 @@ equals a full rebuild. Exit status 1 if anything is missing.
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import sys
 import time
+import urllib.request
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -63,7 +67,22 @@ def random_result(rng: random.Random) -> tuple[int, int]:
     return (winner, loser) if rng.random() < 0.5 else (loser, winner)
 
 
-def run(seconds: float, log_path: str) -> None:
+SCORE = re.compile(r'id="mesa-(\d+)">(?:(?!</li>).)*?<span class="score">(\d+) – (\d+)', re.S)
+
+
+def public_scores(site: str, slug: str, number: int) -> dict[int, tuple[int, int]]:
+    """The scores the public round page shows right now, as an anonymous phone gets it (through
+    the page cache): {table number: (tantos_a, tantos_b)}."""
+    with urllib.request.urlopen(f"{site}/torneos/{slug}/ronda/{number}/", timeout=10) as response:
+        body = response.read().decode()
+    return {int(n): (int(a), int(b)) for n, a, b in SCORE.findall(body)}
+
+
+def run(seconds: float, log_path: str) -> int:
+    """Save for ``seconds``; with LOAD_SITE_URL set, also read the public round page right after
+    every save and count the pages that did not show it yet. Returns 1 if any did."""
+    site = os.environ.get("LOAD_SITE_URL", "").rstrip("/")
+    checked = stale = 0
     d = director()
     t = Tournament.objects.get(name=NAME)
     entries = list(t.entries.order_by("pk"))
@@ -100,9 +119,17 @@ def run(seconds: float, log_path: str) -> None:
                     log.write(json.dumps({"table": table.pk, "version": table.version, "a": a, "b": b}) + "\n")
                     log.flush()
                     saves += 1
+                    if site:
+                        checked += 1
+                        if public_scores(site, t.slug, number).get(table.number) != (a, b):
+                            stale += 1
             if number < MAX_ROUND and time.monotonic() < deadline:
                 services.close_round(acting_user=d, round=rnd)
     print(f"writer: {saves} saves in {rounds} rounds, {failures} refused", file=sys.stderr)
+    if site:
+        print(f"writer: public round page read right after {checked} saves: {stale} did not show "
+              f"the save yet", file=sys.stderr)
+    return 1 if stale else 0
 
 
 def verify(log_path: str) -> int:
@@ -142,7 +169,7 @@ if __name__ == "__main__":
     if command == "setup":
         setup()
     elif command == "run":
-        run(float(sys.argv[2]), sys.argv[3])
+        sys.exit(run(float(sys.argv[2]), sys.argv[3]))
     elif command == "verify":
         sys.exit(verify(sys.argv[2]))
     else:
