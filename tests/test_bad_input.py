@@ -507,6 +507,8 @@ for _name, _data, _frag in [
     ("name_empty", {"name": ""}, "obligatorio"),
     ("time_limit_601", {"time_limit": "601"}, "entre 1 y 600"),
     ("forfeit_score_below_target", {"forfeit_winner_tantos": "50"}, "no es un resultado válido"),
+    ("forfeit_score_huge", {"forfeit_winner_tantos": "9223372036854775807"}, "menor o igual a 99999"),
+    ("forfeit_loser_huge", {"forfeit_loser_tantos": "100000"}, "menor o igual a 99999"),
     ("status_unknown", {"status": "borrado"}, "Escoja una opción válida"),
     ("director_removes_herself", {"directors": []}, "No puedes quitarte de los directores"),
     ("director_not_staff", {"directors": ["NOT_STAFF"]}, "Escoja una opción válida"),

@@ -141,6 +141,9 @@ MESSAGES: dict[str, str] = {
     ),
     "no_tables": gettext_noop("No hay ninguna mesa completa."),
     "invalid_round_number": gettext_noop("El número de ronda debe estar entre 1 y 99."),
+    "round_out_of_order": gettext_noop(
+        "La ronda {number} no existe todavía y la próxima ronda es la {next}: las rondas van en orden."
+    ),
     "round_robin_mode": gettext_noop(
         "El todos con todos es para parejas fijas o mano a mano; en individual se sortean las mesas."
     ),
@@ -156,7 +159,9 @@ MESSAGES: dict[str, str] = {
         "Este torneo no tiene tiempo límite: una partida no puede terminar por tiempo."
     ),
     "no_result": gettext_noop("La mesa {table} no tiene resultado que borrar."),
-    "castigo_tantos": gettext_noop("El castigo debe ser un número entero de tantos mayor que 0."),
+    "castigo_tantos": gettext_noop(
+        "El castigo debe ser un número entero de tantos mayor que 0 (como mucho 99999)."
+    ),
     "player_not_entered": gettext_noop("{name} no juega en este torneo."),
     "foreign_round": gettext_noop("Esa ronda no es de este torneo."),
     "sorteo_too_few": gettext_noop("Un sorteo necesita al menos dos competidores empatados."),

@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import MESSAGES
-from tournaments.models import Player, Tournament
+from tournaments.models import MAX_SCORE, Player, Tournament
 
 
 class PlayerForm(forms.Form):
@@ -100,7 +100,7 @@ class MatchResultForm(forms.Form):
 class CastigoForm(forms.Form):
     player = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none(), empty_label="—")
     tantos = forms.IntegerField(
-        label=_("Tantos"), min_value=1, max_value=100000,
+        label=_("Tantos"), min_value=1, max_value=MAX_SCORE,
         error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), _(MESSAGES["castigo_tantos"])),
     )
     reason = forms.CharField(label=_("Motivo"), max_length=200)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -24,6 +25,11 @@ def name_key(name: str) -> str:
     """
     normal = unicodedata.normalize("NFC", name)
     return " ".join(normal.casefold().split())
+
+
+#: Largest number a score sheet can hold (tantos, VP, games, forfeit scores): anything above is
+#: a typing error (services refuse it in words; the model fields, so the admin too, validate it).
+MAX_SCORE = 99_999
 
 
 class Player(models.Model):
@@ -124,10 +130,10 @@ class Tournament(models.Model):
     )
     forfeit_winner_tantos = models.PositiveSmallIntegerField(
         _("tantos del ganador por no presentación"), null=True, blank=True,
-        help_text=_("Vacío: la meta del torneo."),
+        help_text=_("Vacío: la meta del torneo."), validators=[MaxValueValidator(MAX_SCORE)],
     )
     forfeit_loser_tantos = models.PositiveSmallIntegerField(
-        _("tantos del perdedor por no presentación"), default=0
+        _("tantos del perdedor por no presentación"), default=0, validators=[MaxValueValidator(MAX_SCORE)],
     )
     rounds_planned = models.PositiveSmallIntegerField(_("número de rondas"), default=5)
     best_of = models.PositiveSmallIntegerField(
@@ -596,6 +602,7 @@ class Seat(models.Model):
     vp = models.PositiveIntegerField(
         _("puntos de victoria (VP)"), null=True, blank=True,
         help_text=_("Solo juegos de mesa de 3–4 jugadores: la puntuación del jugador en la partida."),
+        validators=[MaxValueValidator(MAX_SCORE)],
     )
     history = HistoricalRecords()
 
@@ -633,8 +640,8 @@ class Result(models.Model):
     """The score sheet of a dominó table: tantos as written, ended by time, forfeit (SCORING.md §1)."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
-    tantos_a = models.PositiveIntegerField(_("tantos A"))
-    tantos_b = models.PositiveIntegerField(_("tantos B"))
+    tantos_a = models.PositiveIntegerField(_("tantos A"), validators=[MaxValueValidator(MAX_SCORE)])
+    tantos_b = models.PositiveIntegerField(_("tantos B"), validators=[MaxValueValidator(MAX_SCORE)])
     ended_by_time = models.BooleanField(_("terminó por tiempo"), default=False)
     forfeit = models.BooleanField(_("no presentación"), default=False)
     played_at = models.DateTimeField(_("jugada el"), null=True, blank=True)
@@ -664,9 +671,11 @@ class MatchResult(models.Model):
     games, for a best-of-N match (seed 000, SCORING.md §3)."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match_result")
-    games_a = models.PositiveSmallIntegerField(_("partidas ganadas por A"))
-    games_b = models.PositiveSmallIntegerField(_("partidas ganadas por B"))
-    games_drawn = models.PositiveSmallIntegerField(_("partidas empatadas"), default=0)
+    games_a = models.PositiveSmallIntegerField(_("partidas ganadas por A"), validators=[MaxValueValidator(MAX_SCORE)])
+    games_b = models.PositiveSmallIntegerField(_("partidas ganadas por B"), validators=[MaxValueValidator(MAX_SCORE)])
+    games_drawn = models.PositiveSmallIntegerField(
+        _("partidas empatadas"), default=0, validators=[MaxValueValidator(MAX_SCORE)]
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

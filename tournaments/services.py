@@ -11,12 +11,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.text import slugify
 
 from tournaments.errors import DomainError, ResultError, gettext_noop
 from tournaments.models import (
+    MAX_SCORE,
     Bye,
     Castigo,
     Entry,
@@ -334,7 +336,8 @@ def set_pairings(
     tables if none has a result yet.
 
     Raises DomainError "entry_twice", "side_size", "foreign_entry", "round_has_results",
-    "round_closed", "no_tables", "invalid_round_number".
+    "round_closed", "no_tables", "invalid_round_number", "round_out_of_order" (a new round
+    must be the one after the last: rounds are numbered 1, 2, 3 ... without gaps).
     """
     t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     if t.system == Tournament.System.TABLE:
@@ -398,6 +401,9 @@ def _write_round(*, acting_user, t: Tournament, round_number: int, layout, seed:
             seen.add(e.pk)
     rnd = Round.objects.select_for_update(no_key=True).filter(tournament=t, number=round_number).first()
     if rnd is None:  # not get_or_create: the new round's history names the acting user
+        following = (t.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+        if int(round_number) > following:
+            raise DomainError("round_out_of_order", number=int(round_number), next=following)
         rnd = _audit(Round(tournament=t, number=round_number), acting_user)
         rnd.save()
     if rnd.closed:
@@ -512,8 +518,6 @@ def _default_played_at(t: Tournament, round_number: int) -> dt.datetime:
     return start + dt.timedelta(hours=round_number - 1)
 
 
-#: Largest number a score sheet can hold (tantos, VP, games): anything above is a typing error.
-MAX_SCORE = 99_999
 
 
 def _parse_int(value, field: str) -> int:
@@ -750,7 +754,7 @@ def add_castigo(
         n = _parse_int(tantos, "castigo")
     except ResultError as exc:
         raise DomainError("castigo_tantos") from exc
-    if not 1 <= n <= 100000:
+    if not 1 <= n <= MAX_SCORE:
         raise DomainError("castigo_tantos")
     reason = _clean_name(reason, field=gettext_noop("motivo"), max_length=200)
     t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)

@@ -2,7 +2,8 @@
  *
  * Every element marked [data-live] carries hx-get + hx-trigger="refresh" + hx-swap="outerHTML".
  * While the tab is visible this asks each of them to refresh at most every 15 s, and once when
- * the tab becomes visible again (if the last refresh is older than that). Nothing runs while
+ * the tab becomes visible again (if the last refresh is older than that), and at once when the
+ * page is shown again by the back or forward button. Nothing runs while
  * the tab is hidden. The server leaves [data-live] off once the round is closed, which stops
  * the refreshing. After a successful refresh the "Actualizado a las" time shows the moment of
  * that check (a 304 from the server still means "current as of now").
@@ -37,6 +38,16 @@
 
   window.setInterval(refreshIfDue, 1000);
   document.addEventListener("visibilitychange", refreshIfDue);
+
+  // Back or forward to a live page: the browser shows its stored copy without asking the
+  // server (even with "must-revalidate"), so ask at once instead of in up to 15 s.
+  window.addEventListener("pageshow", function (event) {
+    var navigation = window.performance && window.performance.getEntriesByType
+      ? window.performance.getEntriesByType("navigation")[0] : null;
+    if (event.persisted || (navigation && navigation.type === "back_forward")) {
+      refreshLive();
+    }
+  });
 
   function clockText(date, timeZone) {
     try {

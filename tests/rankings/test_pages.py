@@ -100,6 +100,17 @@ def test_player_page_shows_chart_with_year_mark_and_ledger(client, season):
     assert "Liga 2025" in body and "Liga 2026" in body
 
 
+@pytest.mark.parametrize("language", ["es", "en", "ru"])
+def test_chart_coordinates_use_a_decimal_point_in_every_language(client, season, language):
+    body = client.get(reverse("rankings:player", args=[season[0].pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    svg = re.search(r"<svg.*?</svg>", body, re.S).group(0)
+    values = re.findall(r'\b(?:x1|x2|y1|y2|x|y|cx|cy)="([^"]*)"', svg)
+    assert len(values) >= 20
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", v) for v in values), [v for v in values if "," in v][:5]
+    points = re.search(r'<polyline points="([^"]+)"', svg).group(1)
+    assert re.fullmatch(r"(-?\d+(\.\d+)?,-?\d+(\.\d+)? ?)+", points.strip()), points[:80]
+
+
 def test_player_page_query_count_does_not_grow_with_games(client, season, django_capture_on_commit_callbacks):
     def count():
         with CaptureQueriesContext(connection) as ctx:
@@ -135,6 +146,15 @@ def test_calculator_refuses_a_tie_and_a_player_twice(client, season):
     assert r.status_code == 400 and "Un empate no es un resultado" in r.content.decode()
     r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": a.pk, "tantos_a": "100", "tantos_b": "80"})
     assert r.status_code == 400 and "dos veces" in r.content.decode()
+
+
+def test_calculator_explains_an_out_of_range_score_in_the_htmx_answer(client, season):
+    a, b = season[0], season[1]
+    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "-5", "tantos_b": "100"},
+                    HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert r.status_code == 400 and "<html" not in body
+    assert re.search(r'<div class="error" role="alert"><p>Tantos A: [^<]+</p></div>', body), body
 
 
 def test_export_ranking_prints_full_precision_csv(season):

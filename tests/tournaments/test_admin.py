@@ -254,6 +254,19 @@ def test_result_with_invalid_score_is_refused_and_nothing_changes(admin_client, 
     assert _figures(t, club["entries"][0]) == before
 
 
+def test_result_with_an_impossible_number_is_refused_in_the_admin(admin_client, club):
+    result = club["result"]
+    url = admin_url(result)
+    data = form_values(admin_client, url)
+    data.update(tantos_a="999999999999", tantos_b="1")
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert "menor o igual a 99999" in " ".join(form.errors.get("tantos_a", [])), form.errors
+    result.refresh_from_db()
+    assert (result.tantos_a, result.tantos_b) == (100, 50) and result.history.count() == 1
+
+
 def test_result_marked_by_time_with_target_reached_is_refused(admin_client, club):
     url = admin_url(club["result"])
     data = form_values(admin_client, url)

@@ -334,3 +334,13 @@ def test_home_search_box_leads_to_the_ranking_filtered_by_name(client, director,
     ledger.replay_from(None)
     body = client.get(reverse("rankings:ranking"), {"q": "berta"}).content.decode()
     assert "Berta Lunares" in body and "Ciro Montes" not in body
+
+
+def test_the_score_sheet_names_each_sides_partners_with_one_separator(client, director):
+    t, e = make_running(director, NAMES[:8], mode="individual", name="Copa Hojas")
+    services.set_pairings(acting_user=director, tournament=t, round_number=1,
+                          tables=[([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])])
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
+    body = client.get(reverse("public:round_print", args=[t.slug, 1])).content.decode()
+    assert "<th>Lado A: Íñigo Alcázar · Berta Lunares</th>" in body
+    assert "<th>Lado B: Ciro Montes · Dalia Peñas</th>" in body

@@ -261,6 +261,25 @@ def test_set_pairings_refuses_an_entry_seated_twice(director):
     assert Round.objects.count() == 0 and Table.objects.count() == 0 and Seat.objects.count() == 0
 
 
+def test_set_pairings_refuses_a_round_that_skips_the_next_one(director):
+    t = make_tournament(director)
+    e = make_entries(director, t, 4)
+    tables = [([e[0]], [e[1]]), ([e[2]], [e[3]])]
+    with pytest.raises(DomainError) as exc:
+        services.set_pairings(acting_user=director, tournament=t, round_number=2, tables=tables)
+    assert exc.value.code == "round_out_of_order"
+    assert exc.value.message == "La ronda 2 no existe todavía y la próxima ronda es la 1: las rondas van en orden."
+    assert Round.objects.count() == 0 and Table.objects.count() == 0
+    services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=tables)
+    services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=tables[::-1])  # redo 1
+    with pytest.raises(DomainError) as exc:
+        services.set_pairings(acting_user=director, tournament=t, round_number=9, tables=tables)
+    assert exc.value.code == "round_out_of_order" and "la próxima ronda es la 2" in exc.value.message
+    assert sorted(t.rounds.values_list("number", flat=True)) == [1]
+    services.set_pairings(acting_user=director, tournament=t, round_number=2, tables=tables)
+    assert sorted(t.rounds.values_list("number", flat=True)) == [1, 2]
+
+
 def test_set_pairings_refuses_a_side_of_the_wrong_size(director):
     t = make_tournament(director)
     e = make_entries(director, t, 4)

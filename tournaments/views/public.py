@@ -293,7 +293,8 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
 def find_table(request, slug):
     """"Find my table": with ``?q=`` the current round's table, side, seat, partners and
     opponents of every player whose name matches (or "descansa"); without it, every table of
-    the current round. As you type, HTMX swaps the results partial. Seven queries at most."""
+    the current round. As you type, HTMX swaps the results partial; while the round is open
+    the results refresh by themselves (static/js/live.js). Seven queries at most."""
     t = _tournament(slug, request)
     q = request.GET.get("q", "").strip()[:60]
     rnd = t.current_round()
@@ -301,7 +302,7 @@ def find_table(request, slug):
     byes = rnd.bye_entries() if rnd else []
     context = {
         "t": t, "round": rnd, "q": q, "tables": tables, "byes": byes,
-        "findings": find_players(t, tables, byes, q) if q else None,
+        "findings": find_players(t, tables, byes, q) if q else None, **_live_context(t),
     }
     if request.htmx:
         return render(request, "tournaments/find_table.html#find_results", context)
