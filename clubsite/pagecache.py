@@ -13,9 +13,9 @@ Freshness (correctness first: a cached page never shows a stale result after a s
   (``changed``): saves of the tournaments' and players' models through their signals
   (``connect_signals``: services, CSV imports, the Django admin, the shell alike), and the few
   bulk writes that send no signal call ``changed()`` themselves (ledger replays, restore,
-  the data generator). The new token is drawn when the transaction commits, before the view
-  that saved returns its answer, so every request that starts after a save is answered from
-  the new data.
+  the data generator). The new token is drawn when the transaction commits (once per
+  transaction), before the view that saved returns its answer, so every request that starts
+  after a save is answered from the new data.
 * A key also contains the deployed code's mark (``deploy_mark``), the full path with its
   query, HTMX partial or whole page, the language, the host and the local date, so pages that
   differ in any of them never share an entry.
@@ -98,19 +98,16 @@ def _new_generation() -> None:
 
 
 def changed(using: str | None = None) -> None:
-    """Record that data shown by public pages changed: a new generation now, and another once
-    the transaction running on ``using`` commits (at most one per transaction; none if it
-    rolls back). Outside a transaction the new generation is drawn at once.
+    """Record that data shown by public pages changed: a new generation once the transaction
+    running on ``using`` commits (at most one per transaction, however many rows it wrote;
+    none if it rolls back), or at once outside a transaction.
 
-    The first draw makes a page cached during the transaction (from data not yet committed)
-    unreachable for the pages of the same transaction, as the test suite sees them; the
-    second, after the commit, is the one that matters for every other reader."""
-    _new_generation()
+    Until the commit, other readers see the old rows and the old generation, which agree; the
+    commit hook runs before the saving view answers (``transaction.on_commit``)."""
     connection = transaction.get_connection(using)
-    if connection.in_atomic_block and not any(
-        hook[1] is _new_generation for hook in connection.run_on_commit
-    ):
-        transaction.on_commit(_new_generation, using=using, robust=True)
+    if connection.in_atomic_block and any(hook[1] is _new_generation for hook in connection.run_on_commit):
+        return
+    transaction.on_commit(_new_generation, using=using, robust=True)
 
 
 def _model_changed(sender, instance=None, using=None, **kwargs) -> None:

@@ -498,6 +498,13 @@ class Round(models.Model):
             "n_results": Count("tables", filter=with_result, distinct=True),
         }
 
+    def missing_results(self) -> int:
+        """How many of this round's tables have no result yet (one query)."""
+        counts = Round.objects.filter(pk=self.pk).annotate(**Round.completion_counts()).values_list(
+            "n_tables", "n_results"
+        ).get()
+        return counts[0] - counts[1]
+
     def tables_with_results(self) -> list[Table]:
         """The round's tables by number, each with its seats (entries and players) and result.
 

@@ -209,6 +209,7 @@ def public_urls(t):
 
 
 @pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
 def test_public_tournament_pages_send_an_etag_and_answer_304_to_a_matching_conditional_get(client, running):
     t, _ = running
     for url in public_urls(t):
@@ -225,6 +226,7 @@ def test_public_tournament_pages_send_an_etag_and_answer_304_to_a_matching_condi
 
 
 @pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
 def test_a_saved_result_changes_the_etag(client, director, running):
     t, _ = running
     url = reverse("public:standings", args=[t.slug])
@@ -238,6 +240,7 @@ def test_a_saved_result_changes_the_etag(client, director, running):
 
 
 @pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("change", ["castigo", "close", "sorteo", "settings", "player_name", "delete_result"])
 def test_every_kind_of_change_changes_the_etag(client, director, running, change):
     t, e = running
@@ -268,6 +271,7 @@ def test_every_kind_of_change_changes_the_etag(client, director, running, change
 
 
 @pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
 def test_a_change_committed_late_with_an_older_date_still_changes_the_etag(client, director, running):
     """A transaction that began earlier can commit after a later one, with an older history
     date than the newest one: the page still changes (the data generation does not depend on
@@ -284,6 +288,7 @@ def test_a_change_committed_late_with_an_older_date_still_changes_the_etag(clien
 
 
 @pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
 def test_the_htmx_partial_and_the_page_have_different_etags(client, running):
     t, _ = running
     url = reverse("public:standings", args=[t.slug])
@@ -294,6 +299,7 @@ def test_the_htmx_partial_and_the_page_have_different_etags(client, running):
 
 
 @pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
 def test_logged_in_users_get_private_pages_without_validators(director_client, running):
     t, _ = running
     response = director_client.get(reverse("public:tournament", args=[t.slug]))
@@ -302,6 +308,7 @@ def test_logged_in_users_get_private_pages_without_validators(director_client, r
 
 
 @pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)
 def test_a_draft_stays_hidden_from_the_public_with_no_etag(client, director):
     t, _ = make_running(director, NAMES[:4], name="Borrador Secreto")
     for url in (reverse("public:tournament", args=[t.slug]), reverse("public:find_table", args=[t.slug])):

@@ -242,6 +242,22 @@ def test_public_tournament_page_shows_equals_for_a_shared_position(client, direc
     assert positions == ["=1", "=1", "=3", "=3"]
 
 
+def test_htmx_result_save_updates_the_count_of_tables_left_to_close_the_round(director_client, running):
+    t, tables = running["t"], running["tables"]
+    page = director_client.get(reverse("manage:round", args=[t.slug, 1])).content.decode()
+    assert "faltan 2 mesas" in page
+    url = reverse("manage:result_save", args=[t.slug, tables[0].pk])
+    saved = director_client.post(url, {"tantos_a": "100", "tantos_b": "20", "version": "0"}, **HTMX)
+    body = saved.content.decode()
+    actions = re.search(r'<section id="round-actions"[^>]*hx-swap-oob="true".*?</section>', body, re.S)
+    assert saved.status_code == 200 and actions, body[-1500:]
+    assert "falta 1 mesa" in actions.group(0)
+    url = reverse("manage:result_save", args=[t.slug, tables[1].pk])
+    body = director_client.post(url, {"tantos_a": "100", "tantos_b": "30", "version": "0"}, **HTMX).content.decode()
+    actions = re.search(r'<section id="round-actions".*?</section>', body, re.S).group(0)
+    assert "falta" not in actions and "Cerrar ronda 1" in actions
+
+
 def test_htmx_result_save_to_another_tournaments_table_is_404(director_client, director, running):
     other, oe = make_tournament(director, name="Copa Rival", n_entries=2)
     rnd = services.set_pairings(acting_user=director, tournament=other, round_number=1, tables=[([oe[0]], [oe[1]])])

@@ -669,8 +669,7 @@ def result_save(request, slug, table_id):
     else:
         context = _row_context(table, t, form=form, error=error)
     context.update(standings_context(t))
-    context["oob"] = True
-    context["round"] = table.round
+    context.update(oob=True, round=table.round, missing=table.round.missing_results())
     response = render(request, "tournaments/manage/round.html#result_row_response", context)
     response.status_code = status
     return response
@@ -712,7 +711,7 @@ def _table_result_save(request, t: Tournament, table: Table):
     else:
         context = _table_game_context(fresh, t, typed=typed if error else None, error=error)
     context.update(standings_context(t))
-    context.update(oob=True, round=fresh.round)
+    context.update(oob=True, round=fresh.round, missing=fresh.round.missing_results())
     return render(request, "tournaments/manage/round.html#result_row_response", context, status=status)
 
 
