@@ -326,6 +326,9 @@ MESSAGES: dict[str, str] = {
     "time_limit_locked": gettext_noop(
         "Hay partidas terminadas por tiempo: el torneo no puede quedarse sin tiempo límite."
     ),
+    "rounds_below_played": gettext_noop(
+        "El torneo ya tiene {rounds} rondas emparejadas: el número de rondas no puede ser menor."
+    ),
     "forfeit_score_locked": gettext_noop(
         "Ya hay no presentaciones registradas con el resultado actual: no se puede cambiar."
     ),

@@ -221,7 +221,8 @@ def create_tournament(*, acting_user, **fields) -> Tournament:
 @transaction.atomic
 def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tournament:
     """Change a tournament's settings. The mode and system cannot change once it has entries;
-    the target cannot change once it has results (they were validated against it)."""
+    the target cannot change once it has results (they were validated against it); the number
+    of rounds cannot drop below the rounds already paired ("rounds_below_played")."""
     t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     has_entries = t.entries.exists()
     has_results = Result.objects.filter(table__round__tournament=t).exists()
@@ -240,6 +241,10 @@ def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tourn
             Result.objects.filter(table__round__tournament=t, forfeit=True).exists()
         ):
             raise DomainError("forfeit_score_locked")
+        if key == "rounds_planned" and str(value).isdigit() and 1 <= int(value) <= 99:
+            played = t.rounds.aggregate(last=Max("number"))["last"] or 0
+            if int(value) < played:
+                raise DomainError("rounds_below_played", rounds=played)
         setattr(t, key, value)
     _check_tournament(t)
     old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)

@@ -280,6 +280,23 @@ def test_set_pairings_refuses_a_round_that_skips_the_next_one(director):
     assert sorted(t.rounds.values_list("number", flat=True)) == [1, 2]
 
 
+def test_the_number_of_rounds_cannot_drop_below_the_rounds_already_paired(director):
+    t = make_tournament(director)
+    e = make_entries(director, t, 4)
+    for number in (1, 2):
+        services.set_pairings(acting_user=director, tournament=t, round_number=number,
+                              tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    with pytest.raises(DomainError) as exc:
+        services.update_tournament(acting_user=director, tournament=t, rounds_planned=1)
+    assert exc.value.code == "rounds_below_played"
+    assert exc.value.message == (
+        "El torneo ya tiene 2 rondas emparejadas: el número de rondas no puede ser menor."
+    )
+    t.refresh_from_db()
+    assert t.rounds_planned == 5
+    assert services.update_tournament(acting_user=director, tournament=t, rounds_planned=2).rounds_planned == 2
+
+
 def test_set_pairings_refuses_a_side_of_the_wrong_size(director):
     t = make_tournament(director)
     e = make_entries(director, t, 4)
