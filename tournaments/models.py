@@ -193,14 +193,6 @@ class Tournament(models.Model):
         rounds = list(self.rounds.annotate(**Round.completion_counts()).order_by("number"))
         return pick_current_round(rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results})
 
-    @classmethod
-    def with_open_rounds(cls):
-        """Tournaments annotated with ``open_rounds`` (bool: a round is still open), in the one
-        query that reads them: the public pages refresh live while it is true."""
-        from django.db.models import Exists, OuterRef
-
-        return cls.objects.annotate(open_rounds=Exists(Round.objects.filter(tournament=OuterRef("pk"), closed=False)))
-
     def standings(self) -> list[StandingLine]:
         """The standings of this tournament, best first, as ``StandingLine`` (row + entry).
 

@@ -19,6 +19,17 @@
       });
     }, 0);
   });
+  // The language switcher goes back to the page as it is now: a search typed on "find my table"
+  // has changed the address (hx-replace-url) since the page, and its hidden "next", was made.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form instanceof HTMLFormElement && form.classList.contains("lang-switch")) {
+      var next = form.querySelector("input[name=next]");
+      if (next) {
+        next.value = window.location.pathname + window.location.search;
+      }
+    }
+  }, true);
   window.addEventListener("pageshow", function () {
     document.querySelectorAll("[data-sent]").forEach(function (button) {
       button.disabled = false;

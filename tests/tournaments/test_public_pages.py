@@ -172,17 +172,27 @@ def test_open_round_pages_are_marked_live_and_refresh_through_their_partials(cli
     assert partial.lstrip().startswith('<section id="standings"') and LIVE.search(partial)
 
 
-def test_live_refresh_stops_once_the_round_is_closed(client, director, running):
-    t, _ = running
+def test_between_rounds_the_pages_keep_refreshing_and_a_finished_tournament_stops(client, director, running):
+    t, e = running
     rnd = t.rounds.get(number=2)
     for table in rnd.tables.all():
         services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=70, version=0)
     services.close_round(acting_user=director, round=rnd)
-    for url in (reverse("public:tournament", args=[t.slug]), reverse("public:standings", args=[t.slug])):
+    standings_url = reverse("public:standings", args=[t.slug])
+    find_url = reverse("public:find_table", args=[t.slug])
+    body = client.get(standings_url).content.decode()
+    # The standings refresh (the next round may be paired any moment); closed round 2's tables do not.
+    assert len(LIVE.findall(body)) == 1 and '<section id="standings"' in body.split("data-live")[0][-300:]
+    finding = client.get(find_url, {"q": "ybarra"}).content.decode()
+    assert LIVE.search(finding) and "Ronda 2" in finding
+    services.set_pairings(acting_user=director, tournament=t, round_number=3,
+                          tables=[([e[4]], [e[0]]), ([e[1]], [e[2]])])
+    refreshed = client.get(find_url, {"q": "ybarra"}, **HTMX).content.decode()
+    assert "Ronda 3" in refreshed and "Mesa 1" in refreshed  # the live partial shows the new round
+    services.update_tournament(acting_user=director, tournament=t, status=Tournament.Status.FINISHED)
+    for url in (reverse("public:tournament", args=[t.slug]), standings_url, find_url):
         body = client.get(url).content.decode()
-        assert not LIVE.search(body) and "Actualizado a las" not in body
-    partial = client.get(reverse("public:standings", args=[t.slug]), **HTMX).content.decode()
-    assert not LIVE.search(partial)  # the last refresh turns it off
+        assert not LIVE.search(body) and "Actualizado a las" not in body, url
 
 
 def test_live_js_has_no_inline_code_and_no_eval():

@@ -51,11 +51,10 @@ def standings_context(tournament: Tournament) -> dict:
 
 
 def _stamped_tournament(request, slug: str) -> Tournament | None:
-    """The tournament ``slug`` with ``open_rounds`` (``Tournament.with_open_rounds``), read once
-    per request (one query)."""
+    """The tournament ``slug``, read once per request (one query)."""
     cache = request.__dict__.setdefault("_club_tournaments", {})
     if slug not in cache:
-        cache[slug] = Tournament.with_open_rounds().filter(slug=slug).first()
+        cache[slug] = Tournament.objects.filter(slug=slug).first()
     return cache[slug]
 
 
@@ -71,10 +70,10 @@ def _tournament(slug: str, request=None) -> Tournament:
 
 
 def _is_live(t: Tournament) -> bool:
-    """Whether the public pages refresh by themselves: a running tournament with an open round
-    (the current round is open: ``pick_current_round`` only falls back to a closed round when
-    every round is closed)."""
-    return t.status == Tournament.Status.RUNNING and bool(getattr(t, "open_rounds", False))
+    """Whether the public pages refresh by themselves: while the tournament is running, also
+    between rounds (a closed round's tables no longer change, but the next round's pairings
+    are about to appear on "find my table" and the standings). A finished tournament stops."""
+    return t.status == Tournament.Status.RUNNING
 
 
 def _live_context(t: Tournament) -> dict:
