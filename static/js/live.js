@@ -4,8 +4,9 @@
  * While the tab is visible this asks each of them to refresh at most every 15 s, and once when
  * the tab becomes visible again (if the last refresh is older than that), and at once when the
  * page is shown again by the back or forward button. Nothing runs while
- * the tab is hidden. The server leaves [data-live] off once the round is closed, which stops
- * the refreshing. After a successful refresh the "Actualizado a las" time shows the moment of
+ * the tab is hidden. The server marks [data-live] while the tournament is running (a closed
+ * round's own tables excepted) and leaves it off once it is finished, which stops the
+ * refreshing. After a successful refresh the "Actualizado a las" time shows the moment of
  * that check (a 304 from the server still means "current as of now").
  *
  * An external file with no eval: the site's Content-Security-Policy allows no inline script.

@@ -292,7 +292,7 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
 def find_table(request, slug):
     """"Find my table": with ``?q=`` the current round's table, side, seat, partners and
     opponents of every player whose name matches (or "descansa"); without it, every table of
-    the current round. As you type, HTMX swaps the results partial; while the round is open
+    the current round. As you type, HTMX swaps the results partial; while the tournament runs
     the results refresh by themselves (static/js/live.js). Seven queries at most."""
     t = _tournament(slug, request)
     q = request.GET.get("q", "").strip()[:60]
