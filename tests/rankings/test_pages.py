@@ -109,6 +109,12 @@ def test_chart_coordinates_use_a_decimal_point_in_every_language(client, season,
     assert all(re.fullmatch(r"-?\d+(\.\d+)?", v) for v in values), [v for v in values if "," in v][:5]
     points = re.search(r'<polyline points="([^"]+)"', svg).group(1)
     assert re.fullmatch(r"(-?\d+(\.\d+)?,-?\d+(\.\d+)? ?)+", points.strip()), points[:80]
+    # Outside the chart the numbers follow the language: "1511,0" in es and ru, "1511.0" in en.
+    separator = "." if language == "en" else ","
+    rating = re.search(r"<p class=\"big\">[^<]*<strong>([^<]+)</strong>", body).group(1)
+    assert re.fullmatch(r"\d{4}" + re.escape(separator) + r"\d", rating), rating
+    ratings = re.findall(r'<td class="num strong">([^<]+)</td>', body)
+    assert ratings and all(re.fullmatch(r"\d{4}" + re.escape(separator) + r"\d", r) for r in ratings), ratings
 
 
 def test_player_page_query_count_does_not_grow_with_games(client, season, django_capture_on_commit_callbacks):
