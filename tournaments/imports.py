@@ -148,6 +148,15 @@ def _decode(data: bytes | str) -> str:
     return text
 
 
+def _locked(tournament: Tournament, system: str, wrong_system: Exception) -> Tournament:
+    """The tournament re-read under a lock for the import's transaction (one import of a
+    tournament at a time); ``wrong_system`` is raised when it is not of ``system``."""
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    if t.system != system:
+        raise wrong_system
+    return t
+
+
 def _read_rows(text: str, header: tuple[str, ...]) -> list[tuple[int, list[str]]]:
     """``[(line_number, stripped fields), ...]`` after the header; blank lines are skipped.
 
@@ -527,9 +536,7 @@ def import_domino_results(*, acting_user, tournament: Tournament, data: bytes | 
     text = _decode(data)
     rows = _read_rows(text, RESULTS_HEADER)
     with transaction.atomic():
-        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
-        if t.system != Tournament.System.DOMINO:
-            raise DomainError("import_not_domino")
+        t = _locked(tournament, Tournament.System.DOMINO, DomainError("import_not_domino"))
         plan, who = _plan_results(t, rows)
         if plan.errors:
             raise ImportRefused(plan.errors)
@@ -843,9 +850,7 @@ def import_match_results(*, acting_user, tournament: Tournament, data: bytes | s
     text = _decode(data)
     rows = _read_rows(text, MATCH_HEADER)
     with transaction.atomic():
-        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
-        if t.system != Tournament.System.SWISS:
-            raise _match_error("import_not_swiss")
+        t = _locked(tournament, Tournament.System.SWISS, _match_error("import_not_swiss"))
         plan, who = _plan_results(t, rows, _parse_match_line)
         drops = _check_drops(t, plan)
         if plan.errors:
@@ -1143,9 +1148,7 @@ def import_table_results(*, acting_user, tournament: Tournament, data: bytes | s
     text = _decode(data)
     rows = _read_rows(text, TABLE_HEADER)
     with transaction.atomic():
-        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
-        if t.system != Tournament.System.TABLE:
-            raise _table_error("import_not_table")
+        t = _locked(tournament, Tournament.System.TABLE, _table_error("import_not_table"))
         plan, who = _plan_table_results(t, rows)
         if plan.errors:
             raise ImportRefused(plan.errors)

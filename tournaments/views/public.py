@@ -47,21 +47,9 @@ def standings_context(tournament: Tournament) -> dict:
             "any_shared": any(line.row.shared for line in lines)}
 
 
-# --- caching -----------------------------------------------------------------------------------
-
-
-def _stamped_tournament(request, slug: str) -> Tournament | None:
-    """The tournament ``slug``, read once per request (one query)."""
-    cache = request.__dict__.setdefault("_club_tournaments", {})
-    if slug not in cache:
-        cache[slug] = Tournament.objects.filter(slug=slug).first()
-    return cache[slug]
-
-
 def _tournament(slug: str, request=None) -> Tournament:
-    """The published tournament ``slug`` (with its change marks); a draft is visible only to
-    those who manage it."""
-    t = _stamped_tournament(request, slug) if request is not None else Tournament.objects.filter(slug=slug).first()
+    """The published tournament ``slug``; a draft is visible only to those who manage it."""
+    t = Tournament.objects.filter(slug=slug).first()
     if t is None:
         raise Http404(_("No existe ese torneo."))
     if t.status == Tournament.Status.DRAFT and not (request and can_manage(request.user, t)):
