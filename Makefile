@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1:8000
 
-.PHONY: demo test setup check-python migrate clean translations browser
+.PHONY: demo test lint setup check-python migrate clean translations browser
 
 check-python:
 	@$(PYTHON) -c 'import sys; v=sys.version_info; sys.exit(0) if v >= (3, 12) else sys.exit("This site needs Python 3.12 or newer (found %d.%d). Install it, or set PYTHON=/path/to/python3.12 and run make again." % v[:2])'
@@ -46,6 +46,11 @@ browser:
 
 test: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# ruff: lint and format check (.ci/run fails on any finding; `ruff format .` fixes the format)
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

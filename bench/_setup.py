@@ -1,5 +1,6 @@
 """Shared set-up of the benchmark scripts: a throw-away database (SQLite file or a PostgreSQL
 database created for the run), migrated, with Django configured."""
+
 from __future__ import annotations
 
 import os
@@ -91,17 +92,24 @@ def timed_requests(path: str, n: int = 25, *, page_cache: bool = False) -> dict:
             started = time.perf_counter()
             response = client.get(path)
             times.append(time.perf_counter() - started)
-    return {"median_ms": statistics.median(times) * 1000, "min_ms": min(times) * 1000,
-            "queries": len(sql), "bytes": len(response.content), "n": n,
-            "sql": sql}
+    return {
+        "median_ms": statistics.median(times) * 1000,
+        "min_ms": min(times) * 1000,
+        "queries": len(sql),
+        "bytes": len(response.content),
+        "n": n,
+        "sql": sql,
+    }
 
 
 def report(label: str, path: str, n: int, *, show_queries: bool = False) -> None:
     """Print the figures of ``timed_requests`` for ``path``: computed, then from the page cache."""
     for page_cache, how in ((False, "computed"), (True, "page cache")):
         out = timed_requests(path, n, page_cache=page_cache)
-        print(f"{label} [{how}]: median {out['median_ms']:.1f} ms (min {out['min_ms']:.1f}, n={out['n']}), "
-              f"{out['queries']} queries, {out['bytes'] / 1024:.0f} KiB")
+        print(
+            f"{label} [{how}]: median {out['median_ms']:.1f} ms (min {out['min_ms']:.1f}, n={out['n']}), "
+            f"{out['queries']} queries, {out['bytes'] / 1024:.0f} KiB"
+        )
         if show_queries:
             for q in out["sql"]:
                 print(f"    {float(q['time']) * 1000:7.1f} ms  {q['sql'][:300]}")

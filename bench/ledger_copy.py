@@ -16,6 +16,7 @@ The season is ``ledger_rebuild.make_season`` (pairs games, 400 players). Timed:
 Prints seconds and rows/s of each and the ratio rebuild / COPY (target ≤ 3×). PostgreSQL only
 (``--db sqlite`` runs the rebuild alone: SQLite has no COPY).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,7 +56,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="postgres")
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database afterwards")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the PostgreSQL database afterwards"
+    )
     args = parser.parse_args()
     django_on(args.db, DB_NAME)
     from django.db import connection
@@ -73,13 +76,17 @@ def main():
     t0 = time.perf_counter()
     report = ledger.rebuild()
     rebuild_s = time.perf_counter() - t0
-    print(f"rebuild_ledger (empty ledger): {report.written} rows in {rebuild_s:.2f} s "
-          f"= {report.written / rebuild_s:,.0f} rows/s")
+    print(
+        f"rebuild_ledger (empty ledger): {report.written} rows in {rebuild_s:.2f} s "
+        f"= {report.written / rebuild_s:,.0f} rows/s"
+    )
     t0 = time.perf_counter()
     again = ledger.rebuild()
     again_s = time.perf_counter() - t0
-    print(f"rebuild_ledger (over a full ledger: delete {again.deleted} + write): {again.written} rows "
-          f"in {again_s:.2f} s = {again.written / again_s:,.0f} rows/s")
+    print(
+        f"rebuild_ledger (over a full ledger: delete {again.deleted} + write): {again.written} rows "
+        f"in {again_s:.2f} s = {again.written / again_s:,.0f} rows/s"
+    )
 
     t0 = time.perf_counter()
     games = ledger.rated_games()
@@ -87,16 +94,22 @@ def main():
     t0 = time.perf_counter()
     rows = list(ledger.compute_rows(games, {}))
     compute_s = time.perf_counter() - t0
-    print(f"  of which: read {len(games)} rated games {read_s:.2f} s; Elo for {len(rows)} rows {compute_s:.2f} s")
+    print(
+        f"  of which: read {len(games)} rated games {read_s:.2f} s; Elo for {len(rows)} rows {compute_s:.2f} s"
+    )
     if connection.vendor != "postgresql":
         print("COPY floor: PostgreSQL only; skipped.")
         return
     copy_s = copy_floor(rows)
-    print(f"plain COPY of {len(rows)} precomputed rows into a scratch table: {copy_s:.2f} s "
-          f"= {len(rows) / copy_s:,.0f} rows/s")
+    print(
+        f"plain COPY of {len(rows)} precomputed rows into a scratch table: {copy_s:.2f} s "
+        f"= {len(rows) / copy_s:,.0f} rows/s"
+    )
     ratio = rebuild_s / copy_s
-    print(f"ratio rebuild / COPY: {ratio:.2f}x (target <= 3x: {'met' if ratio <= 3 else 'MISSED'}); "
-          f"second rebuild / COPY: {again_s / copy_s:.2f}x")
+    print(
+        f"ratio rebuild / COPY: {ratio:.2f}x (target <= 3x: {'met' if ratio <= 3 else 'MISSED'}); "
+        f"second rebuild / COPY: {again_s / copy_s:.2f}x"
+    )
     if not args.keep:
         drop_database(DB_NAME)
 

@@ -13,6 +13,7 @@ that each table's version and stored result are those of its last logged save, t
 logged save is in the result's history (as many times as it was made), and that the ledger
 equals a full rebuild. Exit status 1 if anything is missing.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,12 +53,21 @@ def director():
 def setup() -> None:
     d = director()
     t = services.create_tournament(
-        acting_user=d, name=NAME, date=timezone.localdate(), system="domino", mode="pairs",
-        target=100, rated=True, status="running", rounds_planned=MAX_ROUND,
+        acting_user=d,
+        name=NAME,
+        date=timezone.localdate(),
+        system="domino",
+        mode="pairs",
+        target=100,
+        rated=True,
+        status="running",
+        rounds_planned=MAX_ROUND,
     )
-    players = [services.create_player(acting_user=d, full_name=f"Carga {i:03d}") for i in range(2 * PAIRS)]
+    players = [
+        services.create_player(acting_user=d, full_name=f"Carga {i:03d}") for i in range(2 * PAIRS)
+    ]
     for i in range(PAIRS):
-        services.register_entry(acting_user=d, tournament=t, players=players[2 * i:2 * i + 2])
+        services.register_entry(acting_user=d, tournament=t, players=players[2 * i : 2 * i + 2])
     print(t.slug)
 
 
@@ -97,7 +107,9 @@ def run(seconds: float, log_path: str) -> int:
                 order = entries[:]
                 rng.shuffle(order)
                 rnd = services.set_pairings(
-                    acting_user=d, tournament=t, round_number=number,
+                    acting_user=d,
+                    tournament=t,
+                    round_number=number,
                     tables=[([order[i]], [order[i + 1]]) for i in range(0, len(order), 2)],
                 )
                 rounds += 1
@@ -108,15 +120,23 @@ def run(seconds: float, log_path: str) -> int:
                         break
                     a, b = random_result(rng)
                     try:
-                        services.record_result(acting_user=d, table=table, tantos_a=a, tantos_b=b,
-                                               version=table.version)
+                        services.record_result(
+                            acting_user=d,
+                            table=table,
+                            tantos_a=a,
+                            tantos_b=b,
+                            version=table.version,
+                        )
                     except Exception as exc:  # noqa: BLE001 - counted and reported
                         failures += 1
                         print(f"writer: save refused: {exc!r}", file=sys.stderr)
                         table.refresh_from_db()
                         continue
                     table.version += 1
-                    log.write(json.dumps({"table": table.pk, "version": table.version, "a": a, "b": b}) + "\n")
+                    log.write(
+                        json.dumps({"table": table.pk, "version": table.version, "a": a, "b": b})
+                        + "\n"
+                    )
                     log.flush()
                     saves += 1
                     if site:
@@ -127,13 +147,18 @@ def run(seconds: float, log_path: str) -> int:
                 services.close_round(acting_user=d, round=rnd)
     print(f"writer: {saves} saves in {rounds} rounds, {failures} refused", file=sys.stderr)
     if site:
-        print(f"writer: public round page read right after {checked} saves: {stale} did not show "
-              f"the save yet", file=sys.stderr)
+        print(
+            f"writer: public round page read right after {checked} saves: {stale} did not show "
+            f"the save yet",
+            file=sys.stderr,
+        )
     return 1 if stale else 0
 
 
 def verify(log_path: str) -> int:
-    saves = [json.loads(line) for line in Path(log_path).read_text(encoding="utf-8").splitlines() if line]
+    saves = [
+        json.loads(line) for line in Path(log_path).read_text(encoding="utf-8").splitlines() if line
+    ]
     by_table: dict[int, list[dict]] = defaultdict(list)
     for s in saves:
         by_table[s["table"]].append(s)
@@ -148,8 +173,9 @@ def verify(log_path: str) -> int:
         if result is None or (result.tantos_a, result.tantos_b) != (last["a"], last["b"]):
             lost += 1
     history = Counter(
-        Result.history.filter(table_id__in=by_table, history_type__in=["+", "~"])
-        .values_list("table_id", "tantos_a", "tantos_b")
+        Result.history.filter(table_id__in=by_table, history_type__in=["+", "~"]).values_list(
+            "table_id", "tantos_a", "tantos_b"
+        )
     )
     wanted = Counter((s["table"], s["a"], s["b"]) for s in saves)
     lost += sum((wanted - history).values())
@@ -159,8 +185,10 @@ def verify(log_path: str) -> int:
     ledger.rebuild()
     after = [r.as_tuple() for r in LedgerRow.objects.order_by("order_key", "side", "player_id")]
     consistent = before == after
-    print(f"LOAD writer saves={len(saves)} tables={len(by_table)} lost={lost} "
-          f"ledger_rows={ledger_rows} ledger_equals_rebuild={'yes' if consistent else 'NO'}")
+    print(
+        f"LOAD writer saves={len(saves)} tables={len(by_table)} lost={lost} "
+        f"ledger_rows={ledger_rows} ledger_equals_rebuild={'yes' if consistent else 'NO'}"
+    )
     return 0 if lost == 0 and consistent else 1
 
 

@@ -9,6 +9,7 @@ replay from that game) and its SQL queries counted. Median of ``--repeat`` resul
 database, then the season (``ledger_rebuild.make_season``: pairs games, 4 ledger rows each),
 its ledger rebuilt and ANALYZEd, then the median of ``--repeat`` more. Target: ratio ≤ 2×.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,9 @@ def main():
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="postgres")
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database afterwards")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the PostgreSQL database afterwards"
+    )
     args = parser.parse_args()
     django_on(args.db, DB_NAME)
     from django.db import connection
@@ -63,7 +66,9 @@ def main():
     e = show("empty season", empty)
     f = show(f"after {n} games ({LedgerRow.objects.count()} ledger rows)", full)
     ratio = f / e
-    print(f"ratio end-of-season / empty: {ratio:.2f}x (target <= 2x: {'met' if ratio <= 2 else 'MISSED'})")
+    print(
+        f"ratio end-of-season / empty: {ratio:.2f}x (target <= 2x: {'met' if ratio <= 2 else 'MISSED'})"
+    )
     if args.db == "postgres" and not args.keep:
         drop_database(DB_NAME)
 

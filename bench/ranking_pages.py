@@ -9,6 +9,7 @@ ANALYZE. Django runs as in production (DEBUG off); each page is requested throug
 ``django.test.Client``: the median server time of ``--requests`` requests after a warm-up and
 the SQL queries of one. The player is the one whose game count is nearest 500.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,9 @@ def main():
     parser.add_argument("--players", type=int, default=5000)
     parser.add_argument("--tournaments", type=int, default=1000)
     parser.add_argument("--show-queries", action="store_true")
-    parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database afterwards")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the PostgreSQL database afterwards"
+    )
     args = parser.parse_args()
     production_like()
     os_tz_year_end = dt.date(YEAR, 11, 30)
@@ -42,15 +45,24 @@ def main():
     from rankings.models import LedgerRow
 
     t0 = time.perf_counter()
-    call_command("generate_club", players=args.players, tournaments=args.tournaments, seed=5,
-                 end=os_tz_year_end, days=330, verbosity=0)
+    call_command(
+        "generate_club",
+        players=args.players,
+        tournaments=args.tournaments,
+        seed=5,
+        end=os_tz_year_end,
+        days=330,
+        verbosity=0,
+    )
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
     counts = dict(LedgerRow.objects.filter(year=YEAR).values_list("player").annotate(n=Count("id")))
-    print(f"generated in {time.perf_counter() - t0:.1f} s ({args.db}): "
-          f"{LedgerRow.objects.values('table_id').distinct().count()} rated games, "
-          f"{LedgerRow.objects.count()} ledger rows, {len(counts)} players ranked in {YEAR}")
+    print(
+        f"generated in {time.perf_counter() - t0:.1f} s ({args.db}): "
+        f"{LedgerRow.objects.values('table_id').distinct().count()} rated games, "
+        f"{LedgerRow.objects.count()} ledger rows, {len(counts)} players ranked in {YEAR}"
+    )
     pk, games = min(counts.items(), key=lambda kv: (abs(kv[1] - 500), kv[0]))
     pages = [
         (f"ranking {YEAR} ({len(counts)} players)", reverse("rankings:ranking") + f"?year={YEAR}"),

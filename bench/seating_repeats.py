@@ -4,7 +4,7 @@
     .venv/bin/python bench/seating_repeats.py --seed 7
 
 Simulates whole events with random results (standings = cumulative random points, then
-player id) and prints, per field size, the repeats that ``count_repeats`` finds:
+entry id) and prints, per field size, the repeats that ``count_repeats`` finds:
 - individual dominó with rotating partners, 16 and 24 players over 7 rounds: partner repeats
   (ideal 0), opponent repeats and repeat meetings;
 - table games, 3 to 60 players over 7 rounds: repeat meetings;
@@ -12,6 +12,7 @@ and the slowest round (CPU seconds). The module is pure Python, so no Django and
 are needed.
 Exits 0.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,7 +42,7 @@ def simulate(n: int, rounds: int, mode: str, seed: int):
     points = dict.fromkeys(ids, 0)
     seatings, slowest = [], 0.0
     for number in range(1, rounds + 1):
-        standings = sorted(ids, key=lambda pid: (-points[pid], pid))
+        standings = sorted(ids, key=lambda eid: (-points[eid], eid))
         players = players_from_history(standings, seatings, mode)
         start = time.process_time()
         seating = engine(players, seed=seed * 1000 + number, first_round=number == 1)
@@ -50,11 +51,11 @@ def simulate(n: int, rounds: int, mode: str, seed: int):
         for table in seating.tables:
             if mode == PARTNERS:
                 winners = table[0::2] if rng.random() < 0.5 else table[1::2]
-                for pid in winners:
-                    points[pid] += rng.randint(1, 3)
+                for eid in winners:
+                    points[eid] += rng.randint(1, 3)
             else:
-                for place, pid in enumerate(rng.sample(table, len(table))):
-                    points[pid] += 5 - place
+                for place, eid in enumerate(rng.sample(table, len(table))):
+                    points[eid] += 5 - place
     return seatings, slowest
 
 
@@ -65,8 +66,9 @@ def main() -> int:
     args = parser.parse_args()
 
     print(f"Rotating partners (dominó individual), {args.rounds} rounds, seed {args.seed}")
-    print(f"{'players':>7} {'partners':>8} {'opponents':>9} {'meetings':>8} {'slowest s':>9}"
-          "  (CPU)")
+    print(
+        f"{'players':>7} {'partners':>8} {'opponents':>9} {'meetings':>8} {'slowest s':>9}  (CPU)"
+    )
     for n in (16, 24):
         seatings, slowest = simulate(n, args.rounds, PARTNERS, args.seed)
         r = count_repeats(seatings, PARTNERS)
@@ -81,8 +83,10 @@ def main() -> int:
         worst = max(worst, slowest)
         r = count_repeats(seatings, TABLE)
         print(f"{n:>7} {r['meetings']:>8} {slowest:>9.3f}")
-    print(f"\nslowest table-game round {worst:.3f} s; "
-          f"all table-game events {time.process_time() - total_start:.1f} s (CPU)")
+    print(
+        f"\nslowest table-game round {worst:.3f} s; "
+        f"all table-game events {time.process_time() - total_start:.1f} s (CPU)"
+    )
     return 0
 
 

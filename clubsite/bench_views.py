@@ -1,5 +1,6 @@
 """Benchmark-only views, mounted by clubsite/urls.py only when CLUB_BENCH_VIEWS=1
 (bench/throughput.sh): the yardstick a real page's requests/s are compared with."""
+
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 

@@ -5,6 +5,7 @@ Directly exposed (``TRUSTED_PROXY_COUNT = 0``): ``REMOTE_ADDR``. Behind N proxie
 ``X-Forwarded-For``, the one our outermost proxy appended; addresses further left come from the
 client and could be forged, so they are never used.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -15,7 +16,9 @@ def client_ip(request) -> str | None:
     missing or shorter than the number of trusted proxies."""
     count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
     if count > 0:
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded = [
+            part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        ]
         forwarded = [part for part in forwarded if part]
         if len(forwarded) >= count:
             return forwarded[-count][:100]

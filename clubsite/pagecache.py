@@ -31,6 +31,7 @@ another server could contradict.
 The key also makes the page's ETag: a phone that refreshes a page that has not changed gets a
 304 without the page being read at all.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -105,7 +106,9 @@ def changed(using: str | None = None) -> None:
     Until the commit, other readers see the old rows and the old generation, which agree; the
     commit hook runs before the saving view answers (``transaction.on_commit``)."""
     connection = transaction.get_connection(using)
-    if connection.in_atomic_block and any(hook[1] is _new_generation for hook in connection.run_on_commit):
+    if connection.in_atomic_block and any(
+        hook[1] is _new_generation for hook in connection.run_on_commit
+    ):
         return
     transaction.on_commit(_new_generation, using=using, robust=True)
 
@@ -123,8 +126,11 @@ def connect_signals(models) -> None:
         post_save.connect(_model_changed, sender=model, dispatch_uid=uid + ":save")
         post_delete.connect(_model_changed, sender=model, dispatch_uid=uid + ":delete")
         for field in model._meta.local_many_to_many:
-            m2m_changed.connect(_model_changed, sender=field.remote_field.through,
-                                dispatch_uid=f"{uid}:{field.name}")
+            m2m_changed.connect(
+                _model_changed,
+                sender=field.remote_field.through,
+                dispatch_uid=f"{uid}:{field.name}",
+            )
 
 
 # --- deploy mark --------------------------------------------------------------------------------
@@ -167,9 +173,13 @@ def _shared_request(request) -> bool:
 def page_key(request) -> str:
     """The cache key (64 hex digits) of the page ``request`` asks for, as explained above."""
     parts = (
-        generation(), deploy_mark(), request.get_host(), request.get_full_path(),
+        generation(),
+        deploy_mark(),
+        request.get_host(),
+        request.get_full_path(),
         "partial" if request.headers.get("HX-Request") == "true" else "page",
-        get_language(), timezone.localdate().isoformat(),
+        get_language(),
+        timezone.localdate().isoformat(),
     )
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
@@ -205,7 +215,10 @@ def _remember(key: str, entry: tuple[bytes, dict]) -> None:
 
 
 def _put(key: str, response) -> None:
-    entry = (bytes(response.content), {h: response[h] for h in KEPT_HEADERS if response.has_header(h)})
+    entry = (
+        bytes(response.content),
+        {h: response[h] for h in KEPT_HEADERS if response.has_header(h)},
+    )
     _cache().set(PAGE_KEY_PREFIX + key, entry, PAGE_TIMEOUT)
     _remember(key, entry)
 

@@ -18,6 +18,7 @@ primary), and never inside a transaction on the primary. Writes always go to the
 Directors' pages, services, management commands, the ledger replay and the Django admin never
 set the flag, so they read and write the primary only.
 """
+
 from __future__ import annotations
 
 from contextvars import ContextVar

@@ -4,6 +4,7 @@ With no variable set it runs in debug mode on SQLite in the checkout. Production
 DATABASE_URL (PostgreSQL through psycopg 3), DJANGO_SECRET_KEY, DJANGO_DEBUG=0 and
 DJANGO_ALLOWED_HOSTS.
 """
+
 import datetime
 import os
 from pathlib import Path
@@ -33,7 +34,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off.")
     SECRET_KEY = "django-insecure-development-only-key-not-for-production"
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else ""
+)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [

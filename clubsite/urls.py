@@ -1,6 +1,7 @@
 """Top-level URLs: public pages, the directors' pages under /gestion/, the Django admin, and
 /idioma/ (the language switcher, clubsite.views.set_language, which stores the choice in the
 django_language cookie). URLs carry no language prefix."""
+
 import os
 
 from django.contrib import admin

@@ -1,4 +1,5 @@
 """Site-wide views that belong to no app: the language switcher."""
+
 from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -22,9 +23,13 @@ def set_language(request):
     code = request.GET.get("language", "")
     if code in dict(settings.LANGUAGES):
         response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME, code,
-            max_age=settings.LANGUAGE_COOKIE_AGE, path=settings.LANGUAGE_COOKIE_PATH,
-            domain=settings.LANGUAGE_COOKIE_DOMAIN, secure=settings.LANGUAGE_COOKIE_SECURE,
-            httponly=settings.LANGUAGE_COOKIE_HTTPONLY, samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            settings.LANGUAGE_COOKIE_NAME,
+            code,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
         )
     return response

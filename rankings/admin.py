@@ -1,4 +1,5 @@
 """The ledger in the Django admin: read-only (it is derived), with a rebuild action for superusers."""
+
 from django.contrib import admin, messages
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -9,7 +10,18 @@ from rankings.models import LedgerRow
 
 @admin.register(LedgerRow)
 class LedgerRowAdmin(admin.ModelAdmin):
-    list_display = ("played_at", "player", "tournament", "year", "ng_before", "rating_before", "expected", "score", "k", "rating_after")
+    list_display = (
+        "played_at",
+        "player",
+        "tournament",
+        "year",
+        "ng_before",
+        "rating_before",
+        "expected",
+        "score",
+        "k",
+        "rating_after",
+    )
     list_filter = ("year",)
     search_fields = ("player__full_name", "tournament__name")
     list_select_related = ("player", "tournament")
@@ -35,11 +47,14 @@ class LedgerRowAdmin(admin.ModelAdmin):
     def rebuild_ledger(self, request, queryset):
         if not request.user.is_superuser:
             self.message_user(
-                request, gettext("Solo un superusuario puede reconstruir el ranking."), messages.ERROR
+                request,
+                gettext("Solo un superusuario puede reconstruir el ranking."),
+                messages.ERROR,
             )
             return
         report = ledger.rebuild()
         self.message_user(
-            request, gettext("Ranking reconstruido: {count} filas.").format(count=report.written),
+            request,
+            gettext("Ranking reconstruido: {count} filas.").format(count=report.written),
             messages.SUCCESS,
         )

@@ -1,4 +1,5 @@
 """The calculator's form: two sides of one or two players and a final score."""
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -6,10 +7,24 @@ from tournaments.models import Player
 
 
 class CalculatorForm(forms.Form):
-    a1 = forms.ModelChoiceField(label=_("Lado A, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—")
-    a2 = forms.ModelChoiceField(label=_("Lado A, jugador 2"), queryset=Player.objects.filter(active=True), empty_label="—", required=False)
-    b1 = forms.ModelChoiceField(label=_("Lado B, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—")
-    b2 = forms.ModelChoiceField(label=_("Lado B, jugador 2"), queryset=Player.objects.filter(active=True), empty_label="—", required=False)
+    a1 = forms.ModelChoiceField(
+        label=_("Lado A, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—"
+    )
+    a2 = forms.ModelChoiceField(
+        label=_("Lado A, jugador 2"),
+        queryset=Player.objects.filter(active=True),
+        empty_label="—",
+        required=False,
+    )
+    b1 = forms.ModelChoiceField(
+        label=_("Lado B, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—"
+    )
+    b2 = forms.ModelChoiceField(
+        label=_("Lado B, jugador 2"),
+        queryset=Player.objects.filter(active=True),
+        empty_label="—",
+        required=False,
+    )
     tantos_a = forms.IntegerField(label=_("Tantos A"), min_value=0, max_value=1000)
     tantos_b = forms.IntegerField(label=_("Tantos B"), min_value=0, max_value=1000)
 
@@ -20,7 +35,9 @@ class CalculatorForm(forms.Form):
         if self.errors:
             return data
         if len(a) != len(b):
-            raise forms.ValidationError(_("Los dos lados deben tener el mismo número de jugadores (1 o 2)."))
+            raise forms.ValidationError(
+                _("Los dos lados deben tener el mismo número de jugadores (1 o 2).")
+            )
         if len({p.pk for p in a + b}) != len(a + b):
             raise forms.ValidationError(_("Un jugador no puede estar dos veces en la partida."))
         if data["tantos_a"] == data["tantos_b"]:

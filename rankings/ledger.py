@@ -9,6 +9,7 @@ exactly the rows a full rebuild gives.
 Rated games: results of dominó tournaments marked rated; forfeits only where the tournament
 rates them; byes never (they have no table).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -23,6 +24,7 @@ from django.db.models import OuterRef, Q, Subquery
 from clubsite import pagecache
 from rankings import elo
 from rankings.models import LedgerRow
+from tournaments.timing import default_played_at  # the games' time when none was given
 
 #: Key used to serialise replays on PostgreSQL (pg_advisory_xact_lock).
 ADVISORY_LOCK_ID = 0x7E1D6E5
@@ -42,12 +44,6 @@ def order_key(played_at: dt.datetime, round_number: int, table_number: int, tabl
     return f"{utc:%Y%m%d%H%M%S%f}-{round_number:04d}-{table_number:05d}-{table_id:012d}"
 
 
-def default_played_at(date: dt.date, round_number: int) -> dt.datetime:
-    """When a result has no time: the tournament date at 10:00 local, plus one hour per round."""
-    start = dt.datetime.combine(date, dt.time(10, 0), tzinfo=local_zone())
-    return start + dt.timedelta(hours=round_number - 1)
-
-
 @dataclass(frozen=True)
 class RatedGame:
     """A rated game in the shape the replay needs (plain data, no model instances)."""
@@ -64,11 +60,18 @@ class RatedGame:
 
 
 def _rated_results_filter(prefix: str = "") -> Q:
+    """Results of rated tournaments whose scoring system is rated (``ScoringSystem.rated``,
+    SCORING.md §2), forfeits only where the tournament rates them."""
+    from tournaments import systems
+
     p = prefix
-    return Q(**{f"{p}table__round__tournament__system": "domino",
-                f"{p}table__round__tournament__rated": True}) & (
-        Q(**{f"{p}forfeit": False}) | Q(**{f"{p}table__round__tournament__forfeits_rated": True})
-    )
+    rated_systems = [s.key for s in systems.all_systems() if s.rated]
+    return Q(
+        **{
+            f"{p}table__round__tournament__system__in": rated_systems,
+            f"{p}table__round__tournament__rated": True,
+        }
+    ) & (Q(**{f"{p}forfeit": False}) | Q(**{f"{p}table__round__tournament__forfeits_rated": True}))
 
 
 def rated_games(from_key: str | None = None) -> list[RatedGame]:
@@ -80,10 +83,18 @@ def rated_games(from_key: str | None = None) -> list[RatedGame]:
         since = dt.datetime.strptime(from_key[:20], "%Y%m%d%H%M%S%f").replace(tzinfo=dt.UTC)
         # Results without a stored time take a default one: keep them in the candidate set.
         results = results.filter(Q(played_at__gte=since) | Q(played_at__isnull=True))
-    rows = list(results.values_list(
-        "table_id", "table__round__tournament_id", "tantos_a", "tantos_b", "played_at",
-        "table__round__tournament__date", "table__round__number", "table__number",
-    ))
+    rows = list(
+        results.values_list(
+            "table_id",
+            "table__round__tournament_id",
+            "tantos_a",
+            "tantos_b",
+            "played_at",
+            "table__round__tournament__date",
+            "table__round__number",
+            "table__number",
+        )
+    )
     seats = Seat.objects.all()
     if from_key is not None:
         seats = seats.filter(table_id__in=[r[0] for r in rows])
@@ -103,22 +114,33 @@ def rated_games(from_key: str | None = None) -> list[RatedGame]:
     games = []
     # Games of one round share their instant: its key prefix and local year are worked out once.
     instants: dict[dt.datetime, tuple[str, int]] = {}
-    for (table_id, tournament_id, a, b, played_at, date, round_number, table_number) in rows:
+    for table_id, tournament_id, a, b, played_at, date, round_number, table_number in rows:
         sides = players.get(table_id)
         if not sides or not sides["A"] or len(sides["A"]) != len(sides["B"]) or len(sides["A"]) > 2:
             continue
         when = played_at or default_played_at(date, round_number)
         instant = instants.get(when)
         if instant is None:
-            instant = instants[when] = (f"{when.astimezone(dt.UTC):%Y%m%d%H%M%S%f}", when.astimezone(zone).year)
+            instant = instants[when] = (
+                f"{when.astimezone(dt.UTC):%Y%m%d%H%M%S%f}",
+                when.astimezone(zone).year,
+            )
         key = f"{instant[0]}-{round_number:04d}-{table_number:05d}-{table_id:012d}"  # == order_key(...)
         if from_key is not None and key < from_key:
             continue
-        games.append(RatedGame(
-            table_id=table_id, tournament_id=tournament_id, key=key, played_at=when,
-            year=instant[1], side_a=tuple(sides["A"]), side_b=tuple(sides["B"]),
-            tantos_a=a, tantos_b=b,
-        ))
+        games.append(
+            RatedGame(
+                table_id=table_id,
+                tournament_id=tournament_id,
+                key=key,
+                played_at=when,
+                year=instant[1],
+                side_a=tuple(sides["A"]),
+                side_b=tuple(sides["B"]),
+                tantos_a=a,
+                tantos_b=b,
+            )
+        )
     games.sort(key=lambda g: g.key)
     return games
 
@@ -140,11 +162,15 @@ def states_before(player_ids: Iterable[int], key: str) -> dict[int, PlayerState]
         return {}
     last = LedgerRow.objects.filter(player=OuterRef("pk"), order_key__lt=key).order_by("-order_key")
     states = {}
-    for pk, rating, year, ng_before in Player.objects.filter(pk__in=ids).annotate(
-        last_rating=Subquery(last.values("rating_after")[:1]),
-        last_year=Subquery(last.values("year")[:1]),
-        last_ng=Subquery(last.values("ng_before")[:1]),
-    ).values_list("pk", "last_rating", "last_year", "last_ng"):
+    for pk, rating, year, ng_before in (
+        Player.objects.filter(pk__in=ids)
+        .annotate(
+            last_rating=Subquery(last.values("rating_after")[:1]),
+            last_year=Subquery(last.values("year")[:1]),
+            last_ng=Subquery(last.values("ng_before")[:1]),
+        )
+        .values_list("pk", "last_rating", "last_year", "last_ng")
+    ):
         if rating is not None:
             states[pk] = PlayerState(rating=rating, year=year, ng=ng_before + 1)
     return states
@@ -152,9 +178,23 @@ def states_before(player_ids: Iterable[int], key: str) -> dict[int, PlayerState]
 
 #: Columns written by a replay, in the order ``compute_rows`` yields them.
 COLUMNS = (
-    "table_id", "player_id", "tournament_id", "order_key", "played_at", "year", "side",
-    "ng_before", "rating_before", "team_rating", "opponent_rating", "expected", "score", "k",
-    "rating_after", "tantos_own", "tantos_other",
+    "table_id",
+    "player_id",
+    "tournament_id",
+    "order_key",
+    "played_at",
+    "year",
+    "side",
+    "ng_before",
+    "rating_before",
+    "team_rating",
+    "opponent_rating",
+    "expected",
+    "score",
+    "k",
+    "rating_after",
+    "tantos_own",
+    "tantos_other",
 )
 
 
@@ -180,10 +220,23 @@ def compute_rows(games: list[RatedGame], states: dict[int, PlayerState]) -> Iter
             st = states[u.player_id]
             st.rating, st.ng = u.rating_after, st.ng + 1
             yield (
-                g.table_id, u.player_id, g.tournament_id, g.key, g.played_at, g.year,
-                "A" if on_a else "B", u.ng_before, u.rating_before, u.team_rating,
-                u.opponent_rating, u.expected, u.score, u.k, u.rating_after,
-                g.tantos_a if on_a else g.tantos_b, g.tantos_b if on_a else g.tantos_a,
+                g.table_id,
+                u.player_id,
+                g.tournament_id,
+                g.key,
+                g.played_at,
+                g.year,
+                "A" if on_a else "B",
+                u.ng_before,
+                u.rating_before,
+                u.team_rating,
+                u.opponent_rating,
+                u.expected,
+                u.score,
+                u.k,
+                u.rating_after,
+                g.tantos_a if on_a else g.tantos_b,
+                g.tantos_b if on_a else g.tantos_a,
             )
 
 
@@ -294,7 +347,13 @@ def earliest_key_for_tables(table_ids: Iterable[int]) -> str | None:
     keys = list(LedgerRow.objects.filter(table_id__in=ids).values_list("order_key", flat=True))
     for table_id, played_at, date, round_number, table_number in Result.objects.filter(
         _rated_results_filter(), table_id__in=ids
-    ).values_list("table_id", "played_at", "table__round__tournament__date", "table__round__number", "table__number"):
+    ).values_list(
+        "table_id",
+        "played_at",
+        "table__round__tournament__date",
+        "table__round__number",
+        "table__number",
+    ):
         when = played_at or default_played_at(date, round_number)
         keys.append(order_key(when, round_number, table_number, table_id))
     return min(keys) if keys else None

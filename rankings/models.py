@@ -3,6 +3,7 @@
 Rows are derived data: ``rankings.ledger`` writes them by replaying the rated games in order;
 nothing else may. They are read-only in the Django admin.
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -23,15 +24,23 @@ class LedgerRow(models.Model):
     # single-column index on table or player: the unique (table, player) constraint and the
     # (player, order_key) index lead with them.
     table = models.ForeignKey(
-        "tournaments.Table", on_delete=models.CASCADE, related_name="ledger_rows",
-        db_constraint=False, db_index=False,
+        "tournaments.Table",
+        on_delete=models.CASCADE,
+        related_name="ledger_rows",
+        db_constraint=False,
+        db_index=False,
     )
     player = models.ForeignKey(
-        "tournaments.Player", on_delete=models.PROTECT, related_name="ledger_rows",
-        db_constraint=False, db_index=False,
+        "tournaments.Player",
+        on_delete=models.PROTECT,
+        related_name="ledger_rows",
+        db_constraint=False,
+        db_index=False,
     )
     tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="ledger_rows",
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="ledger_rows",
         db_constraint=False,
     )
     order_key = models.CharField(max_length=64)
@@ -54,7 +63,9 @@ class LedgerRow(models.Model):
         verbose_name = _("fila del ranking")
         verbose_name_plural = _("filas del ranking")
         constraints = [
-            models.UniqueConstraint(fields=["table", "player"], name="ledger_one_row_per_player_game"),
+            models.UniqueConstraint(
+                fields=["table", "player"], name="ledger_one_row_per_player_game"
+            ),
         ]
         indexes = [
             models.Index(fields=["order_key"], name="ledger_order"),
@@ -72,7 +83,19 @@ class LedgerRow(models.Model):
     def as_tuple(self) -> tuple:
         """The row's derived values, for comparing a replay with a rebuild (full precision)."""
         return (
-            self.table_id, self.player_id, self.order_key, self.year, self.side, self.ng_before,
-            self.rating_before, self.team_rating, self.opponent_rating, self.expected, self.score,
-            self.k, self.rating_after, self.tantos_own, self.tantos_other,
+            self.table_id,
+            self.player_id,
+            self.order_key,
+            self.year,
+            self.side,
+            self.ng_before,
+            self.rating_before,
+            self.team_rating,
+            self.opponent_rating,
+            self.expected,
+            self.score,
+            self.k,
+            self.rating_after,
+            self.tantos_own,
+            self.tantos_other,
         )

@@ -3,6 +3,7 @@
 Each function runs a fixed number of queries whatever the number of players or games and
 returns plain dataclasses for the templates and the CSV exports.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -50,13 +51,17 @@ def year_ranking(year: int) -> list[RankingLine]:
         LedgerRow.objects.filter(pk__in=last_ids)
         .annotate(start=Subquery(first.values("rating_before")[:1]))
         .order_by()
-        .values_list("player", "player__full_name", "ng_before", "rating_after", "start", "played_at")
+        .values_list(
+            "player", "player__full_name", "ng_before", "rating_after", "start", "played_at"
+        )
     )
     data.sort(key=lambda d: (-d[3], d[1].casefold(), d[0]))
     lines: list[RankingLine] = []
     for index, (pid, name, ng_before, rating, start, last_played) in enumerate(data, start=1):
         position = lines[-1].position if lines and lines[-1].rating == rating else index
-        lines.append(RankingLine(position, pid, name, rating, ng_before + 1, rating - start, last_played))
+        lines.append(
+            RankingLine(position, pid, name, rating, ng_before + 1, rating - start, last_played)
+        )
     return lines
 
 
@@ -68,9 +73,13 @@ def year_position(player_id: int, year: int) -> int | None:
     rating = last.filter(player_id=player_id).values_list("rating_after", flat=True).first()
     if rating is None:
         return None
-    better = Player.objects.annotate(
-        r=Subquery(last.filter(player=OuterRef("pk")).values("rating_after")[:1])
-    ).filter(r__gt=rating).count()
+    better = (
+        Player.objects.annotate(
+            r=Subquery(last.filter(player=OuterRef("pk")).values("rating_after")[:1])
+        )
+        .filter(r__gt=rating)
+        .count()
+    )
     return better + 1
 
 
@@ -107,11 +116,15 @@ def current_ratings(player_ids, *, year: int) -> dict[int, CurrentRating]:
     last = LedgerRow.objects.filter(player=OuterRef("pk")).order_by("-order_key")
     initial = float(settings.ELO_INITIAL_RATING)
     out = {}
-    for pk, rating, last_year, last_ng in Player.objects.filter(pk__in=list(player_ids)).annotate(
-        r=Subquery(last.values("rating_after")[:1]),
-        y=Subquery(last.values("year")[:1]),
-        n=Subquery(last.values("ng_before")[:1]),
-    ).values_list("pk", "r", "y", "n"):
+    for pk, rating, last_year, last_ng in (
+        Player.objects.filter(pk__in=list(player_ids))
+        .annotate(
+            r=Subquery(last.values("rating_after")[:1]),
+            y=Subquery(last.values("year")[:1]),
+            n=Subquery(last.values("ng_before")[:1]),
+        )
+        .values_list("pk", "r", "y", "n")
+    ):
         ng = (last_ng + 1) if (last_year == year and last_ng is not None) else 0
         out[pk] = CurrentRating(pk, rating if rating is not None else initial, ng, last_year)
     return out
@@ -145,7 +158,8 @@ def player_history(player: Player) -> list[HistoryLine]:
     table_ids = [r.table_id for r in rows]
     others: dict[int, list[tuple[str, str]]] = {}
     for table_id, side, name in (
-        LedgerRow.objects.filter(table_id__in=table_ids).exclude(player=player)
+        LedgerRow.objects.filter(table_id__in=table_ids)
+        .exclude(player=player)
         .order_by("table_id", "side", "player__full_name")
         .values_list("table_id", "side", "player__full_name")
     ):
@@ -153,12 +167,17 @@ def player_history(player: Player) -> list[HistoryLine]:
     lines = []
     for r in rows:
         people = others.get(r.table_id, [])
-        lines.append(HistoryLine(
-            row=r, tournament=r.tournament.name, tournament_slug=r.tournament.slug,
-            round_number=r.table.round.number, table_number=r.table.number,
-            partners=[n for s, n in people if s == r.side],
-            opponents=[n for s, n in people if s != r.side],
-        ))
+        lines.append(
+            HistoryLine(
+                row=r,
+                tournament=r.tournament.name,
+                tournament_slug=r.tournament.slug,
+                round_number=r.table.round.number,
+                table_number=r.table.number,
+                partners=[n for s, n in people if s == r.side],
+                opponents=[n for s, n in people if s != r.side],
+            )
+        )
     return lines
 
 

@@ -6,6 +6,7 @@ Whatever the path of the change (result page, CSV import, Django admin, shell), 
 signals below see it; the replay itself runs once per committed transaction, from the
 earliest game touched.
 """
+
 from __future__ import annotations
 
 import logging

@@ -1,4 +1,5 @@
 """Public ranking pages: a year's ranking, a player's history, the "¿Cuánto cambia?" calculator."""
+
 from __future__ import annotations
 
 import csv
@@ -40,8 +41,13 @@ def ranking(request):
         folded = q.casefold()
         lines = [ln for ln in lines if folded in ln.name.casefold()]
     page = Paginator(lines, RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
-    context = {"year": year, "years": sorted(set(years) | {year}, reverse=True), "lines": page.object_list,
-               "page": page, "q": q}
+    context = {
+        "year": year,
+        "years": sorted(set(years) | {year}, reverse=True),
+        "lines": page.object_list,
+        "page": page,
+        "q": q,
+    }
     if request.htmx:
         return render(request, "rankings/ranking.html#ranking_table", context)
     return render(request, "rankings/ranking.html", context)
@@ -74,10 +80,18 @@ def player(request, pk):
     year = _current_year()
     position = queries.year_position(p.pk, year)
     rating = history[-1].row.rating_after if history else None
-    return render(request, "rankings/player.html", {
-        "player": p, "history": list(reversed(history)), "chart": queries.rating_chart(history),
-        "rating": rating, "position": position, "year": year,
-    })
+    return render(
+        request,
+        "rankings/player.html",
+        {
+            "player": p,
+            "history": list(reversed(history)),
+            "chart": queries.rating_chart(history),
+            "rating": rating,
+            "position": position,
+            "year": year,
+        },
+    )
 
 
 @require_GET
@@ -100,11 +114,16 @@ def calculator(request):
         side_b = [p for p in (d["b1"], d["b2"]) if p]
         current = queries.current_ratings([p.pk for p in side_a + side_b], year=_current_year())
         before = {
-            p.pk: elo.PlayerBefore(player_id=p.pk, rating=current[p.pk].rating, ng=current[p.pk].ng_this_year)
+            p.pk: elo.PlayerBefore(
+                player_id=p.pk, rating=current[p.pk].rating, ng=current[p.pk].ng_this_year
+            )
             for p in side_a + side_b
         }
         updates = elo.game_update(
-            [before[p.pk] for p in side_a], [before[p.pk] for p in side_b], d["tantos_a"], d["tantos_b"]
+            [before[p.pk] for p in side_a],
+            [before[p.pk] for p in side_b],
+            d["tantos_a"],
+            d["tantos_b"],
         )
         names = {p.pk: p.full_name for p in side_a + side_b}
         outcome = [(names[u.player_id], u) for u in updates]

@@ -1,8 +1,16 @@
 """Shared fixtures: users with each role, built with the project's own services."""
+
+import functools
+
 import pytest
 from django.contrib.auth.models import Group, User
+from django.db import transaction
+from django.test import override_settings
 
 from tournaments.permissions import DIRECTORS_GROUP
+
+# What the autouse fixtures below set for every test; ``module_data`` sets it too while it builds.
+TEST_SETTINGS = {"AXES_ENABLED": False, "PAGE_CACHE": False}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -15,6 +23,52 @@ def compiled_translations():
     call_command("compile_translations", verbosity=0)
     trans_real._translations.clear()
     trans_real._default = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hasher():
+    """Passwords are hashed with MD5 in tests: the production hasher (PBKDF2, over a million
+    iterations) costs about a third of a second per ``create_user`` or login attempt, which
+    added minutes to the suite. Session-wide, so data built once per module uses it too."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(scope="session")
+def module_data(django_db_setup, django_db_blocker):
+    """Data built once and shared by the tests of one module, for a module-scoped fixture::
+
+        @pytest.fixture(scope="module")
+        def demo_loaded(module_data):
+            yield from module_data(load_the_demo)
+
+    ``build()`` runs (with the settings every test gets) inside a transaction on the default
+    database that stays open until the module's last test ends and is then rolled back; the
+    fixture's value is what ``build`` returns. Each test's own transaction (``django_db``) is a
+    savepoint inside it, so a test that writes still leaves the next test the data exactly as
+    built. Only for modules whose tests all use the non-transactional ``db``: a
+    ``transactional_db`` test or a live server would commit or flush it."""
+    return functools.partial(_module_data, django_db_blocker)
+
+
+def _module_data(django_db_blocker, build):
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic._from_testcase = True  # durable=True blocks nest in it as in a TestCase's
+        atomic.__enter__()
+        try:
+            with override_settings(**TEST_SETTINGS):
+                value = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            raise
+    try:
+        yield value
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ Times are taken inside the replay's transaction, after ``pg_advisory_xact_lock``
 callback runs after each batch is written. ``ledger.BATCH`` is lowered and each callback
 pauses, so a replay holds the lock for a measurable time and an overlap could not be missed.
 """
+
 import os
 import time
 
@@ -39,10 +40,17 @@ def replay_child(name, from_key, barrier, results, pause, batch):
         backend_pid = connection.connection.info.backend_pid
         barrier.wait(timeout=60)
         report = ledger.replay_from(from_key, progress=progress)
-        results.put({
-            "name": name, "backend_pid": backend_pid, "start": times[0], "end": times[-1],
-            "calls": len(times) // 2, "deleted": report.deleted, "written": report.written,
-        })
+        results.put(
+            {
+                "name": name,
+                "backend_pid": backend_pid,
+                "start": times[0],
+                "end": times[-1],
+                "calls": len(times) // 2,
+                "deleted": report.deleted,
+                "written": report.written,
+            }
+        )
     except BaseException as exc:  # reported to the parent, which fails the test with it
         results.put({"name": name, "error": repr(exc)})
     finally:

@@ -1,5 +1,6 @@
 """Access for everyone: text contrast of the stylesheet at WCAG AA, and a label for every form
 field on the public and the directors' pages (issue "public site", point 5)."""
+
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -22,7 +23,7 @@ def _variables() -> dict[str, str]:
 
 
 def _luminance(hex_colour: str) -> float:
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -60,7 +61,9 @@ def text_pairs():
             (k.strip(), v.strip()) for k, v in re.findall(r"([\w-]+)\s*:\s*([^;]+)", body)
         )
         fg = _colour(declarations.get("color", ""), variables)
-        bg = _colour(declarations.get("background", declarations.get("background-color", "")), variables)
+        bg = _colour(
+            declarations.get("background", declarations.get("background-color", "")), variables
+        )
         rules.append((selector, fg, bg))
     # A descendant rule ("X a") sits on X's background when X sets one.
     container = {sel: bg for sel, _, bg in rules if bg and " " not in sel and "," not in sel}
@@ -79,7 +82,9 @@ def text_pairs():
 def test_every_text_colour_of_the_stylesheet_meets_wcag_aa():
     pairs = list(text_pairs())
     assert len(pairs) >= 15  # the parser found the stylesheet's rules
-    failing = [(sel, fg, bg, round(contrast(fg, bg), 2)) for sel, fg, bg in pairs if contrast(fg, bg) < AA]
+    failing = [
+        (sel, fg, bg, round(contrast(fg, bg), 2)) for sel, fg, bg in pairs if contrast(fg, bg) < AA
+    ]
     assert not failing, failing
 
 
@@ -118,34 +123,75 @@ def unlabelled(body: str) -> list[str]:
     parser = _Fields()
     parser.feed(body)
     return [
-        f"<{tag} name={a.get('name')!r} id={a.get('id')!r}>" for tag, a, wrapped in parser.fields
-        if not (wrapped or a.get("aria-label") or a.get("aria-labelledby") or a.get("id") in parser.label_for)
+        f"<{tag} name={a.get('name')!r} id={a.get('id')!r}>"
+        for tag, a, wrapped in parser.fields
+        if not (
+            wrapped
+            or a.get("aria-label")
+            or a.get("aria-labelledby")
+            or a.get("id") in parser.label_for
+        )
     ]
 
 
 @pytest.mark.django_db
 def test_every_form_field_has_a_label(client, director):
-    t = services.create_tournament(acting_user=director, name="Copa Etiquetas", date=timezone.localdate(),
-                                   mode="pairs", status="running")
-    players = [services.create_player(acting_user=director, full_name=f"Jugadora {c} Lorca") for c in "ABCD"]
-    e = [services.register_entry(acting_user=director, tournament=t, players=players[i:i + 2]) for i in (0, 2)]
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])])
-    services.record_result(acting_user=director, table=rnd.tables.get(), tantos_a=100, tantos_b=10, version=0)
+    t = services.create_tournament(
+        acting_user=director,
+        name="Copa Etiquetas",
+        date=timezone.localdate(),
+        mode="pairs",
+        status="running",
+    )
+    players = [
+        services.create_player(acting_user=director, full_name=f"Jugadora {c} Lorca")
+        for c in "ABCD"
+    ]
+    e = [
+        services.register_entry(acting_user=director, tournament=t, players=players[i : i + 2])
+        for i in (0, 2)
+    ]
+    rnd = services.set_pairings(
+        acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
+    )
+    services.record_result(
+        acting_user=director, table=rnd.tables.get(), tantos_a=100, tantos_b=10, version=0
+    )
     ledger.replay_from(None)
-    public = ["/", "/torneos/", t.get_absolute_url(), reverse("public:find_table", args=[t.slug]),
-              reverse("public:standings", args=[t.slug]), reverse("rankings:ranking"),
-              reverse("rankings:calculator"), reverse("rankings:player", args=[players[0].pk]), "/glosario/",
-              reverse("login")]
+    public = [
+        "/",
+        "/torneos/",
+        t.get_absolute_url(),
+        reverse("public:find_table", args=[t.slug]),
+        reverse("public:standings", args=[t.slug]),
+        reverse("rankings:ranking"),
+        reverse("rankings:calculator"),
+        reverse("rankings:player", args=[players[0].pk]),
+        "/glosario/",
+        reverse("login"),
+    ]
     for url in public:
         response = client.get(url)
         assert response.status_code == 200, url
-        assert not unlabelled(response.content.decode()), (url, unlabelled(response.content.decode()))
+        assert not unlabelled(response.content.decode()), (
+            url,
+            unlabelled(response.content.decode()),
+        )
     client.force_login(director)
-    manage = [reverse("manage:home"), reverse("manage:players"), reverse("manage:player_add"),
-              reverse("manage:tournament_add"), reverse("manage:tournament", args=[t.slug]),
-              reverse("manage:tournament_edit", args=[t.slug]), reverse("manage:round", args=[t.slug, 1]),
-              reverse("manage:pairings", args=[t.slug, 2])]
+    manage = [
+        reverse("manage:home"),
+        reverse("manage:players"),
+        reverse("manage:player_add"),
+        reverse("manage:tournament_add"),
+        reverse("manage:tournament", args=[t.slug]),
+        reverse("manage:tournament_edit", args=[t.slug]),
+        reverse("manage:round", args=[t.slug, 1]),
+        reverse("manage:pairings", args=[t.slug, 2]),
+    ]
     for url in manage:
         response = client.get(url)
         assert response.status_code == 200, url
-        assert not unlabelled(response.content.decode()), (url, unlabelled(response.content.decode()))
+        assert not unlabelled(response.content.decode()), (
+            url,
+            unlabelled(response.content.decode()),
+        )

@@ -10,6 +10,7 @@ before and after each case and the dumps must be equal.
 The club the cases run against is built once per module (inside a transaction that is rolled
 back at the end); every case runs in its own savepoint on top of it.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -52,31 +53,59 @@ def _build():
     another director, with one table and a castigo. A spare player, an inactive one, and a
     player holding member number S-77."""
     d, other = _director("directora"), _director("otra")
-    t = services.create_tournament(acting_user=d, name="Copa Catálogo", date=dt.date(2026, 9, 19), mode="pairs",
-                                   target=100, time_limit=30, status="running")
-    players = [services.create_player(acting_user=d, full_name=f"Catálogo {i:02d}") for i in range(10)]
-    e = [services.register_entry(acting_user=d, tournament=t, players=players[2 * i:2 * i + 2]) for i in range(5)]
-    r1 = services.set_pairings(acting_user=d, tournament=t, round_number=1,
-                               tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    t = services.create_tournament(
+        acting_user=d,
+        name="Copa Catálogo",
+        date=dt.date(2026, 9, 19),
+        mode="pairs",
+        target=100,
+        time_limit=30,
+        status="running",
+    )
+    players = [
+        services.create_player(acting_user=d, full_name=f"Catálogo {i:02d}") for i in range(10)
+    ]
+    e = [
+        services.register_entry(acting_user=d, tournament=t, players=players[2 * i : 2 * i + 2])
+        for i in range(5)
+    ]
+    r1 = services.set_pairings(
+        acting_user=d, tournament=t, round_number=1, tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])]
+    )
     for table, (a, b) in zip(r1.tables.order_by("number"), [(100, 50), (100, 70)], strict=True):
         services.record_result(acting_user=d, table=table, tantos_a=a, tantos_b=b, version=0)
-    castigo_closed = services.add_castigo(acting_user=d, tournament=t, player=players[0], tantos=5,
-                                          reason="Tarde", round=r1)
+    castigo_closed = services.add_castigo(
+        acting_user=d, tournament=t, player=players[0], tantos=5, reason="Tarde", round=r1
+    )
     services.close_round(acting_user=d, round=r1)
-    r2 = services.set_pairings(acting_user=d, tournament=t, round_number=2,
-                               tables=[([e[0]], [e[2]]), ([e[1]], [e[3]])])
+    r2 = services.set_pairings(
+        acting_user=d, tournament=t, round_number=2, tables=[([e[0]], [e[2]]), ([e[1]], [e[3]])]
+    )
     saved, empty = r2.tables.order_by("number")
     services.record_result(acting_user=d, table=saved, tantos_a=100, tantos_b=20, version=0)
-    castigo_open = services.add_castigo(acting_user=d, tournament=t, player=players[2], tantos=10,
-                                        reason="Hablar", round=r2)
+    castigo_open = services.add_castigo(
+        acting_user=d, tournament=t, player=players[2], tantos=10, reason="Hablar", round=r2
+    )
 
-    t2 = services.create_tournament(acting_user=other, name="Liga Ajena", date=dt.date(2026, 9, 20), mode="pairs",
-                                    target=100, status="running")
+    t2 = services.create_tournament(
+        acting_user=other,
+        name="Liga Ajena",
+        date=dt.date(2026, 9, 20),
+        mode="pairs",
+        target=100,
+        status="running",
+    )
     p2 = [services.create_player(acting_user=other, full_name=f"Ajeno {i}") for i in range(4)]
-    e2 = [services.register_entry(acting_user=other, tournament=t2, players=p2[2 * i:2 * i + 2]) for i in range(2)]
-    r21 = services.set_pairings(acting_user=other, tournament=t2, round_number=1, tables=[([e2[0]], [e2[1]])])
-    castigo_foreign = services.add_castigo(acting_user=other, tournament=t2, player=p2[0], tantos=5,
-                                           reason="Ajeno", round=r21)
+    e2 = [
+        services.register_entry(acting_user=other, tournament=t2, players=p2[2 * i : 2 * i + 2])
+        for i in range(2)
+    ]
+    r21 = services.set_pairings(
+        acting_user=other, tournament=t2, round_number=1, tables=[([e2[0]], [e2[1]])]
+    )
+    castigo_foreign = services.add_castigo(
+        acting_user=other, tournament=t2, player=p2[0], tantos=5, reason="Ajeno", round=r21
+    )
 
     spare = services.create_player(acting_user=d, full_name="Tadeo Tovar")
     inactive = services.create_player(acting_user=d, full_name="Inés Inactiva")
@@ -84,12 +113,24 @@ def _build():
     member = services.create_player(acting_user=d, full_name="Socia Setenta", member_number="S-77")
     player_user = User.objects.create_user("jugadora", password="clave-de-prueba-2")  # not staff
     return SimpleNamespace(
-        director=d, t=t.slug, t2=t2.slug, e=[x.pk for x in e], e2=[x.pk for x in e2],
-        p=[x.pk for x in players], p2=[x.pk for x in p2],
-        closed_table=r1.tables.get(number=1).pk, saved_table=saved.pk, empty_table=empty.pk,
+        director=d,
+        t=t.slug,
+        t2=t2.slug,
+        e=[x.pk for x in e],
+        e2=[x.pk for x in e2],
+        p=[x.pk for x in players],
+        p2=[x.pk for x in p2],
+        closed_table=r1.tables.get(number=1).pk,
+        saved_table=saved.pk,
+        empty_table=empty.pk,
         foreign_table=r21.tables.get().pk,
-        castigo_closed=castigo_closed.pk, castigo_open=castigo_open.pk, castigo_foreign=castigo_foreign.pk,
-        spare=spare.pk, inactive=inactive.pk, member=member.pk, player_user=player_user.pk,
+        castigo_closed=castigo_closed.pk,
+        castigo_open=castigo_open.pk,
+        castigo_foreign=castigo_foreign.pk,
+        spare=spare.pk,
+        inactive=inactive.pk,
+        member=member.pk,
+        player_user=player_user.pk,
     )
 
 
@@ -125,7 +166,9 @@ class Ctx:
 
     def post(self, name, args, data, *, htmx=True, follow=False, **extra):
         headers = HTMX if htmx else {}
-        return self.client.post(reverse(f"manage:{name}", args=args), data, follow=follow, **headers, **extra)
+        return self.client.post(
+            reverse(f"manage:{name}", args=args), data, follow=follow, **headers, **extra
+        )
 
     def result(self, data, table=None, **kw):
         c = self.club
@@ -138,17 +181,37 @@ class Ctx:
         return self.post("pairings", [self.club.t, number], data, htmx=False)
 
     def player(self, data, pk=None):
-        base = {"full_name": "Nuevo Jugador", "nickname": "", "member_number": "", "email": "",
-                "phone": "", "active": "on"}
+        base = {
+            "full_name": "Nuevo Jugador",
+            "nickname": "",
+            "member_number": "",
+            "email": "",
+            "phone": "",
+            "active": "on",
+        }
         base.update(data)
-        return self.post("player_edit" if pk else "player_add", [pk] if pk else [], base, htmx=False)
+        return self.post(
+            "player_edit" if pk else "player_add", [pk] if pk else [], base, htmx=False
+        )
 
     def settings(self, data):
-        base = {"name": "Copa Catálogo", "date": "2026-09-19", "venue": "", "system": "domino",
-                "mode": "pairs", "target": "100", "time_limit": "30", "bye_rule": "rest",
-                "forfeit_winner_tantos": "", "forfeit_loser_tantos": "0", "rounds_planned": "5",
-                "rated": "on", "status": "running", "best_of": "3",
-                "directors": [str(self.club.director.pk)]}
+        base = {
+            "name": "Copa Catálogo",
+            "date": "2026-09-19",
+            "venue": "",
+            "system": "domino",
+            "mode": "pairs",
+            "target": "100",
+            "time_limit": "30",
+            "bye_rule": "rest",
+            "forfeit_winner_tantos": "",
+            "forfeit_loser_tantos": "0",
+            "rounds_planned": "5",
+            "rated": "on",
+            "status": "running",
+            "best_of": "3",
+            "directors": [str(self.club.director.pk)],
+        }
         base.update(data)
         if base["directors"] == ["NOT_STAFF"]:
             base["directors"] = [str(self.club.director.pk), str(self.club.player_user)]
@@ -160,7 +223,9 @@ class Ctx:
         return self.post("import", [self.club.t], {"kind": kind, "file": f}, htmx=False)
 
     def sorteo(self, ids):
-        return self.post("sorteo", [self.club.t], {"entry": [str(x) for x in ids]}, htmx=False, follow=True)
+        return self.post(
+            "sorteo", [self.club.t], {"entry": [str(x) for x in ids]}, htmx=False, follow=True
+        )
 
     def command(self, *args):
         """Run a management command; return (CommandError, stderr) — the command must refuse."""
@@ -201,6 +266,7 @@ def case(name, fragment):
         assert name not in CASES
         CASES[name] = (fn, fragment)
         return fn
+
     return register
 
 
@@ -261,7 +327,9 @@ def _(ctx):
 
 @case("result_stale_version", "cambió mientras la editabas")
 def _(ctx):
-    return ctx.result({"tantos_a": "100", "tantos_b": "10", "version": "0"}, table=ctx.club.saved_table)
+    return ctx.result(
+        {"tantos_a": "100", "tantos_b": "10", "version": "0"}, table=ctx.club.saved_table
+    )
 
 
 @case("result_version_not_a_number", "Revisa los datos de la mesa")
@@ -286,7 +354,9 @@ def _(ctx):
 
 @case("result_in_a_closed_round", "está cerrada")
 def _(ctx):
-    return ctx.result({"tantos_a": "100", "tantos_b": "10", "version": "1"}, table=ctx.club.closed_table)
+    return ctx.result(
+        {"tantos_a": "100", "tantos_b": "10", "version": "1"}, table=ctx.club.closed_table
+    )
 
 
 @case("result_delete_in_a_closed_round", "está cerrada")
@@ -301,7 +371,9 @@ def _(ctx):
 
 @case("result_on_another_tournaments_table", "No encontramos esa página")
 def _(ctx):
-    return ctx.result({"tantos_a": "100", "tantos_b": "10", "version": "0"}, table=ctx.club.foreign_table)
+    return ctx.result(
+        {"tantos_a": "100", "tantos_b": "10", "version": "0"}, table=ctx.club.foreign_table
+    )
 
 
 @case("result_on_a_table_that_does_not_exist", "No encontramos esa página")
@@ -312,12 +384,16 @@ def _(ctx):
 @case("result_through_another_tournaments_page", "No tienes permiso")
 def _(ctx):
     c = ctx.club
-    return ctx.post("result_save", [c.t2, c.foreign_table], {"tantos_a": "100", "tantos_b": "1", "version": "0"})
+    return ctx.post(
+        "result_save", [c.t2, c.foreign_table], {"tantos_a": "100", "tantos_b": "1", "version": "0"}
+    )
 
 
 @case("result_without_htmx_negative", "no pueden ser negativos")
 def _(ctx):
-    return ctx.result({"tantos_a": "-1", "tantos_b": "100", "version": "0"}, htmx=False, follow=True)
+    return ctx.result(
+        {"tantos_a": "-1", "tantos_b": "100", "version": "0"}, htmx=False, follow=True
+    )
 
 
 # Pairings (round 3 is new; round 1 is closed; round 2 has results).
@@ -328,8 +404,15 @@ def _(ctx):
 
 @case("pairings_a_pair_at_two_tables", "sentado dos veces")
 def _(ctx):
-    return ctx.pairings(3, {"t0_a1": pair_t(ctx, 0), "t0_b1": pair_t(ctx, 1),
-                            "t1_a1": pair_t(ctx, 2), "t1_b1": pair_t(ctx, 0)})
+    return ctx.pairings(
+        3,
+        {
+            "t0_a1": pair_t(ctx, 0),
+            "t0_b1": pair_t(ctx, 1),
+            "t1_a1": pair_t(ctx, 2),
+            "t1_b1": pair_t(ctx, 0),
+        },
+    )
 
 
 @case("pairings_with_another_tournaments_pair", "no es de este torneo")
@@ -378,7 +461,9 @@ for _name, _tantos, _frag in [
     ("empty", "", "obligatorio"),
 ]:
     case(f"castigo_tantos_{_name}", _frag)(
-        lambda ctx, n=_tantos: ctx.castigo({"player": ctx.club.p[0], "tantos": n, "reason": "Hablar"})
+        lambda ctx, n=_tantos: ctx.castigo(
+            {"player": ctx.club.p[0], "tantos": n, "reason": "Hablar"}
+        )
     )
 
 
@@ -453,17 +538,29 @@ def _(ctx):
 # Entries.
 @case("entry_player_already_entered", "Escoja una opción válida")
 def _(ctx):
-    return ctx.post("entry_add", [ctx.club.t], {"player1": ctx.club.p[0], "player2": ctx.club.spare}, htmx=False)
+    return ctx.post(
+        "entry_add", [ctx.club.t], {"player1": ctx.club.p[0], "player2": ctx.club.spare}, htmx=False
+    )
 
 
 @case("entry_same_player_twice", "distintos")
 def _(ctx):
-    return ctx.post("entry_add", [ctx.club.t], {"player1": ctx.club.spare, "player2": ctx.club.spare}, htmx=False)
+    return ctx.post(
+        "entry_add",
+        [ctx.club.t],
+        {"player1": ctx.club.spare, "player2": ctx.club.spare},
+        htmx=False,
+    )
 
 
 @case("entry_inactive_player", "Escoja una opción válida")
 def _(ctx):
-    return ctx.post("entry_add", [ctx.club.t], {"player1": ctx.club.inactive, "player2": ctx.club.spare}, htmx=False)
+    return ctx.post(
+        "entry_add",
+        [ctx.club.t],
+        {"player1": ctx.club.inactive, "player2": ctx.club.spare},
+        htmx=False,
+    )
 
 
 @case("entry_without_partner", "obligatorio")
@@ -501,13 +598,21 @@ for _name, _data, _frag in [
     ("rounds_100", {"rounds_planned": "100"}, "entre 1 y 99"),
     # PostgreSQL's smallint range is checked by the form; SQLite has none, the service refuses.
     ("rounds_huge", {"rounds_planned": "70000"}, ("menor o igual a 32767", "entre 1 y 99")),
-    ("mode_changed_with_entries", {"mode": "single"}, "no se puede cambiar su sistema ni su modalidad"),
+    (
+        "mode_changed_with_entries",
+        {"mode": "single"},
+        "no se puede cambiar su sistema ni su modalidad",
+    ),
     ("target_changed_with_results", {"target": "200"}, "no se puede cambiar su meta"),
     ("date_30_february", {"date": "2026-02-30"}, "fecha válida"),
     ("name_empty", {"name": ""}, "obligatorio"),
     ("time_limit_601", {"time_limit": "601"}, "entre 1 y 600"),
     ("forfeit_score_below_target", {"forfeit_winner_tantos": "50"}, "no es un resultado válido"),
-    ("forfeit_score_huge", {"forfeit_winner_tantos": "9223372036854775807"}, "menor o igual a 99999"),
+    (
+        "forfeit_score_huge",
+        {"forfeit_winner_tantos": "9223372036854775807"},
+        "menor o igual a 99999",
+    ),
     ("forfeit_loser_huge", {"forfeit_loser_tantos": "100000"}, "menor o igual a 99999"),
     ("status_unknown", {"status": "borrado"}, "Escoja una opción válida"),
     ("director_removes_herself", {"directors": []}, "No puedes quitarte de los directores"),
@@ -524,7 +629,11 @@ def _(ctx):
 
 @case("upload_latin1_bytes", "no está en UTF-8")
 def _(ctx):
-    return ctx.upload(csv_bytes(GOOD_LINE, f"3,2,Peñalosa & Iñaki,{PAIR.split(',')[1]},100,0,no,no,").decode().encode("latin-1"))
+    return ctx.upload(
+        csv_bytes(GOOD_LINE, f"3,2,Peñalosa & Iñaki,{PAIR.split(',')[1]},100,0,no,no,")
+        .decode()
+        .encode("latin-1")
+    )
 
 
 @case("upload_utf16", "no está en UTF-8")
@@ -534,8 +643,13 @@ def _(ctx):
 
 @case("upload_bad_line_in_the_middle", "Línea 3")
 def _(ctx):
-    return ctx.upload(csv_bytes(GOOD_LINE, "3,2,Catálogo 04 & Catálogo 05,Catálogo 06 & Catálogo 07,cien,40,no,no,",
-                                "3,3,Catálogo 08 & Catálogo 09,Nuevo A & Nuevo B,100,0,no,no,"))
+    return ctx.upload(
+        csv_bytes(
+            GOOD_LINE,
+            "3,2,Catálogo 04 & Catálogo 05,Catálogo 06 & Catálogo 07,cien,40,no,no,",
+            "3,3,Catálogo 08 & Catálogo 09,Nuevo A & Nuevo B,100,0,no,no,",
+        )
+    )
 
 
 @case("upload_100000_lines", "líneas")
@@ -565,7 +679,9 @@ def _(ctx):
 
 @case("upload_castigo_text", "mayor que 0")
 def _(ctx):
-    return ctx.upload(csv_bytes("2,Catálogo 00,diez,Hablar", header=CASTIGOS_HEADER), kind="castigos")
+    return ctx.upload(
+        csv_bytes("2,Catálogo 00,diez,Hablar", header=CASTIGOS_HEADER), kind="castigos"
+    )
 
 
 @case("upload_unknown_kind", "Escoja una opción válida")
@@ -581,15 +697,28 @@ def _(ctx):
 
 @case("command_import_latin1", "no está en UTF-8")
 def _(ctx):
-    return ctx.command("import_domino_results", ctx.club.t,
-                       ctx.file(csv_bytes("3,1,Peñalosa & Núñez,Ibáñez & Muñoz,100,0,no,no,").decode().encode("latin-1")))
+    return ctx.command(
+        "import_domino_results",
+        ctx.club.t,
+        ctx.file(
+            csv_bytes("3,1,Peñalosa & Núñez,Ibáñez & Muñoz,100,0,no,no,").decode().encode("latin-1")
+        ),
+    )
 
 
 @case("command_import_bad_line_in_the_middle", "No se importó nada")
 def _(ctx):
-    return ctx.command("import_domino_results", ctx.club.t, ctx.file(csv_bytes(
-        GOOD_LINE, "3,2,Catálogo 04 & Catálogo 05,Catálogo 06 & Catálogo 07,100,100,no,no,",
-        "3,3,Catálogo 08 & Catálogo 09,Nuevo A & Nuevo B,100,0,no,no,")))
+    return ctx.command(
+        "import_domino_results",
+        ctx.club.t,
+        ctx.file(
+            csv_bytes(
+                GOOD_LINE,
+                "3,2,Catálogo 04 & Catálogo 05,Catálogo 06 & Catálogo 07,100,100,no,no,",
+                "3,3,Catálogo 08 & Catálogo 09,Nuevo A & Nuevo B,100,0,no,no,",
+            )
+        ),
+    )
 
 
 @case("command_import_100000_lines", "líneas")
@@ -599,14 +728,20 @@ def _(ctx):
 
 @case("command_import_castigo_zero", "mayor que 0")
 def _(ctx):
-    return ctx.command("import_castigos", ctx.club.t,
-                       ctx.file(csv_bytes("2,Catálogo 00,0,Hablar", header=CASTIGOS_HEADER)))
+    return ctx.command(
+        "import_castigos",
+        ctx.club.t,
+        ctx.file(csv_bytes("2,Catálogo 00,0,Hablar", header=CASTIGOS_HEADER)),
+    )
 
 
 @case("command_import_castigo_text", "mayor que 0")
 def _(ctx):
-    return ctx.command("import_castigos", ctx.club.t,
-                       ctx.file(csv_bytes(",Catálogo 00,mucho,Hablar", header=CASTIGOS_HEADER)))
+    return ctx.command(
+        "import_castigos",
+        ctx.club.t,
+        ctx.file(csv_bytes(",Catálogo 00,mucho,Hablar", header=CASTIGOS_HEADER)),
+    )
 
 
 @case("command_import_unknown_tournament", "No existe ningún torneo")
@@ -621,31 +756,67 @@ def _(ctx):
 
 @case("command_import_match_results_into_domino", "no es suizo")
 def _(ctx):
-    return ctx.command("import_match_results", ctx.club.t, ctx.file(
-        b"round,table,player_a,player_b,games_a,games_b,games_drawn,drop\n1,1,A,B,2,0,,\n"))
+    return ctx.command(
+        "import_match_results",
+        ctx.club.t,
+        ctx.file(
+            b"round,table,player_a,player_b,games_a,games_b,games_drawn,drop\n1,1,A,B,2,0,,\n"
+        ),
+    )
 
 
 @case("command_create_tournament_bad_date", "AAAA-MM-DD")
 def _(ctx):
-    return ctx.command("create_tournament", "--name", "Copa", "--date", "19/09/2026", "--mode", "pairs",
-                       "--target", "100")
+    return ctx.command(
+        "create_tournament",
+        "--name",
+        "Copa",
+        "--date",
+        "19/09/2026",
+        "--mode",
+        "pairs",
+        "--target",
+        "100",
+    )
 
 
 @case("command_create_tournament_blank_name", "no puede estar vacío")
 def _(ctx):
-    return ctx.command("create_tournament", "--name", "   ", "--date", "2026-09-19", "--mode", "pairs",
-                       "--target", "100")
+    return ctx.command(
+        "create_tournament",
+        "--name",
+        "   ",
+        "--date",
+        "2026-09-19",
+        "--mode",
+        "pairs",
+        "--target",
+        "100",
+    )
 
 
 @case("command_create_tournament_bad_forfeit_score", "GANADOR-PERDEDOR")
 def _(ctx):
-    return ctx.command("create_tournament", "--name", "Copa", "--date", "2026-09-19", "--mode", "pairs",
-                       "--target", "100", "--forfeit-score", "cien-0")
+    return ctx.command(
+        "create_tournament",
+        "--name",
+        "Copa",
+        "--date",
+        "2026-09-19",
+        "--mode",
+        "pairs",
+        "--target",
+        "100",
+        "--forfeit-score",
+        "cien-0",
+    )
 
 
 @case("command_import_club_into_a_club", "ya tiene jugadores o torneos")
 def _(ctx):
-    return ctx.command("import_club", ctx.file(b'{"format": "clubsite-club", "version": 1}', "club.json"))
+    return ctx.command(
+        "import_club", ctx.file(b'{"format": "clubsite-club", "version": 1}', "club.json")
+    )
 
 
 @case("command_import_club_not_json", "no es JSON válido")
@@ -683,8 +854,12 @@ def test_bad_input_is_refused_in_words_and_changes_nothing(name, club, db, clien
         text = html.unescape(response.content.decode())
         if response.status_code < 400:
             # Only a redirect to a page that carries the message, or a page with the message.
-            assert getattr(response, "redirect_chain", None) or response.status_code == 200, response.status_code
-            assert 'role="alert"' in text or 'class="messages"' in text or 'class="errorlist' in text, text[:500]
+            assert getattr(response, "redirect_chain", None) or response.status_code == 200, (
+                response.status_code
+            )
+            assert (
+                'role="alert"' in text or 'class="messages"' in text or 'class="errorlist' in text
+            ), text[:500]
     fragments = fragment if isinstance(fragment, tuple) else (fragment,)
     assert any(f in text for f in fragments), (name, text[-3000:])
     assert not ("Traceback" in text or "Server Error" in text)

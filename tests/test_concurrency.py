@@ -8,6 +8,7 @@ in the thread that committed. Each scenario is repeated ``REPEAT`` times.
 SQLite serialises every write by locking the whole file, so there is nothing to race there:
 the module is skipped on SQLite (``.ci/run`` runs it in its PostgreSQL pass).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -29,7 +30,7 @@ pytestmark = [
     pytest.mark.skipif(
         connection.vendor != "postgresql",
         reason="concurrency tests need PostgreSQL (row locks and real parallel connections); "
-               "SQLite serialises all writes. Run with DATABASE_URL=postgres://...",
+        "SQLite serialises all writes. Run with DATABASE_URL=postgres://...",
     ),
     pytest.mark.django_db(transaction=True),
 ]
@@ -83,8 +84,14 @@ def make_director(username):
 
 def make_tournament(director, name, *, mode="pairs", n_entries=2):
     t = services.create_tournament(
-        acting_user=director, name=name, date=dt.date(2026, 4, 18), system="domino", mode=mode,
-        target=100, rated=True, status="running",
+        acting_user=director,
+        name=name,
+        date=dt.date(2026, 4, 18),
+        system="domino",
+        mode=mode,
+        target=100,
+        rated=True,
+        status="running",
     )
     size = 2 if mode == "pairs" else 1
     players = [
@@ -92,7 +99,9 @@ def make_tournament(director, name, *, mode="pairs", n_entries=2):
         for i in range(n_entries * size)
     ]
     entries = [
-        services.register_entry(acting_user=director, tournament=t, players=players[i * size:(i + 1) * size])
+        services.register_entry(
+            acting_user=director, tournament=t, players=players[i * size : (i + 1) * size]
+        )
         for i in range(n_entries)
     ]
     return t, entries
@@ -114,7 +123,11 @@ def assert_ledger_matches_result(table, rows_per_game):
     rows = list(LedgerRow.objects.filter(table=table))
     assert len(rows) == rows_per_game
     for row in rows:
-        own, other = (result.tantos_a, result.tantos_b) if row.side == "A" else (result.tantos_b, result.tantos_a)
+        own, other = (
+            (result.tantos_a, result.tantos_b)
+            if row.side == "A"
+            else (result.tantos_b, result.tantos_a)
+        )
         assert (row.tantos_own, row.tantos_other) == (own, other)
     assert len({row.player_id for row in rows}) == rows_per_game
 
@@ -127,7 +140,9 @@ def test_two_directors_saving_the_same_table_one_wins_the_other_is_told_stale(mo
     ana, beto = make_director("ana"), make_director("beto")
     t, (e1, e2) = make_tournament(ana, f"Duelo {mode}", mode=mode)
     t.directors.add(beto)
-    rnd = services.set_pairings(acting_user=ana, tournament=t, round_number=1, tables=[([e1], [e2])])
+    rnd = services.set_pairings(
+        acting_user=ana, tournament=t, round_number=1, tables=[([e1], [e2])]
+    )
     table_id = rnd.tables.get().pk
 
     for i in range(REPEAT):
@@ -144,6 +159,7 @@ def test_two_directors_saving_the_same_table_one_wins_the_other_is_told_stale(mo
                 return services.record_result(
                     acting_user=user, table=table, tantos_a=a, tantos_b=b, version=table.version
                 )
+
             return prepare, act
 
         outcomes = race(step(ana), step(beto))
@@ -159,7 +175,10 @@ def test_two_directors_saving_the_same_table_one_wins_the_other_is_told_stale(mo
         # One save, one history record: nothing lost, nothing doubled.
         assert Result.history.filter(table_id=table_id).count() == saves_before + 1
         last = Result.history.filter(table_id=table_id).latest("history_date")
-        assert (last.tantos_a, last.tantos_b, last.history_user.username) == (*wanted[winner], winner)
+        assert (last.tantos_a, last.tantos_b, last.history_user.username) == (
+            *wanted[winner],
+            winner,
+        )
         assert_ledger_matches_result(Table.objects.get(pk=table_id), rows_per_game)
         assert LedgerRow.objects.count() == rows_per_game
     assert_ledger_is_a_rebuild()
@@ -179,8 +198,10 @@ def results_csv(prefix):
         f"2,2,{pairs[1]},{pairs[3]},118,77,no,no,",
     ]
     expected = {
-        (1, 1, pairs[0], pairs[1], 100, 35), (1, 2, pairs[2], pairs[3], 62, 100),
-        (2, 1, pairs[0], pairs[2], 100, 0), (2, 2, pairs[1], pairs[3], 118, 77),
+        (1, 1, pairs[0], pairs[1], 100, 35),
+        (1, 2, pairs[2], pairs[3], 62, 100),
+        (2, 1, pairs[0], pairs[2], 100, 0),
+        (2, 2, pairs[1], pairs[3], 118, 77),
     }
     return ("\n".join(lines) + "\n").encode(), names, expected
 
@@ -189,8 +210,16 @@ def stored_results(t):
     out = set()
     for table in Table.with_results().filter(round__tournament=t):
         r = table.result
-        out.add((table.round.number, table.number, table.side_name("A"), table.side_name("B"),
-                 r.tantos_a, r.tantos_b))
+        out.add(
+            (
+                table.round.number,
+                table.number,
+                table.side_name("A"),
+                table.side_name("B"),
+                r.tantos_a,
+                r.tantos_b,
+            )
+        )
     return out
 
 
@@ -198,24 +227,39 @@ def test_two_imports_of_the_same_file_at_once_store_it_once():
     director = make_director("carla")
     for i in range(REPEAT):
         t = services.create_tournament(
-            acting_user=director, name=f"Importación {i}", date=dt.date(2026, 5, 9),
-            system="domino", mode="pairs", target=100, rated=True, status="running",
+            acting_user=director,
+            name=f"Importación {i}",
+            date=dt.date(2026, 5, 9),
+            system="domino",
+            mode="pairs",
+            target=100,
+            rated=True,
+            status="running",
         )
         data, names, expected = results_csv(f"Imp{i}")
 
         def step():
             def act(_):
                 return imports.import_domino_results(acting_user=director, tournament=t, data=data)
+
             return (lambda: Tournament.objects.get(pk=t.pk)), act
 
         outcomes = race(step(), step())
 
         assert [o[0] for o in outcomes] == ["ok", "ok"], outcomes
         reports = sorted((o[1] for o in outcomes), key=lambda r: r.created)
-        assert (reports[0].created, reports[0].unchanged, reports[0].players_created,
-                reports[0].entries_created) == (0, 4, 0, 0)
-        assert (reports[1].created, reports[1].unchanged, reports[1].players_created,
-                reports[1].entries_created) == (4, 0, 8, 4)
+        assert (
+            reports[0].created,
+            reports[0].unchanged,
+            reports[0].players_created,
+            reports[0].entries_created,
+        ) == (0, 4, 0, 0)
+        assert (
+            reports[1].created,
+            reports[1].unchanged,
+            reports[1].players_created,
+            reports[1].entries_created,
+        ) == (4, 0, 8, 4)
         # The result set is exactly one import's.
         assert stored_results(t) == expected
         for name in names:
@@ -224,7 +268,9 @@ def test_two_imports_of_the_same_file_at_once_store_it_once():
         assert Round.objects.filter(tournament=t).count() == 2
         assert Table.objects.filter(round__tournament=t).count() == 4
         assert Seat.objects.filter(round__tournament=t).count() == 8
-        assert set(Table.objects.filter(round__tournament=t).values_list("version", flat=True)) == {1}
+        assert set(Table.objects.filter(round__tournament=t).values_list("version", flat=True)) == {
+            1
+        }
         assert Result.history.filter(table__round__tournament=t).count() == 4
         assert LedgerRow.objects.filter(tournament=t).count() == 16
     assert_ledger_is_a_rebuild()
@@ -244,14 +290,20 @@ def close_while_saving(*, correction):
     for i in range(REPEAT):
         number = i + 1
         rnd = services.set_pairings(
-            acting_user=ana, tournament=t, round_number=number,
+            acting_user=ana,
+            tournament=t,
+            round_number=number,
             tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])],
         )
         t1, t2 = rnd.tables.order_by("number")
-        services.record_result(acting_user=ana, table=t1, tantos_a=100, tantos_b=50, version=t1.version)
+        services.record_result(
+            acting_user=ana, table=t1, tantos_a=100, tantos_b=50, version=t1.version
+        )
         if correction:
             t2.refresh_from_db()
-            services.record_result(acting_user=ana, table=t2, tantos_a=100, tantos_b=40, version=t2.version)
+            services.record_result(
+                acting_user=ana, table=t2, tantos_a=100, tantos_b=40, version=t2.version
+            )
         old = Result.objects.filter(table=t2).values_list("tantos_a", "tantos_b").first()
         new = (30 + i, 100)
         delay_save = STAGGER if i % 3 == 1 else 0
@@ -263,7 +315,11 @@ def close_while_saving(*, correction):
         def save_act(table):
             time.sleep(delay_save)
             return services.record_result(
-                acting_user=ana, table=table, tantos_a=new[0], tantos_b=new[1], version=table.version
+                acting_user=ana,
+                table=table,
+                tantos_a=new[0],
+                tantos_b=new[1],
+                version=table.version,
             )
 
         def close_prepare():
@@ -287,7 +343,9 @@ def close_while_saving(*, correction):
                 # The save landed before the close, and the close saw it.
                 assert stored == new
                 saved_at = Result.history.filter(table=t2).latest("history_date").history_date
-                closed_at = Round.history.filter(id=rnd.pk, closed=True).latest("history_date").history_date
+                closed_at = (
+                    Round.history.filter(id=rnd.pk, closed=True).latest("history_date").history_date
+                )
                 assert saved_at <= closed_at
                 seen.append("saved_then_closed")
             else:

@@ -1,6 +1,7 @@
 """Content-Security-Policy (clubsite/settings.py SECURE_CSP, Django's CSP middleware): sent on the
 site's pages in debug too, and the templates keep to it — no inline <script>, no <style>
 element, no style="..." attribute, no on...= handler, no hx-on / js: code for htmx to eval."""
+
 import re
 from pathlib import Path
 
@@ -26,8 +27,10 @@ STYLE_ATTRIBUTE = re.compile(r"""\sstyle\s*=\s*["'{]""", re.IGNORECASE)
 EVENT_HANDLER = re.compile(r"""<[^>]*\son[a-z]+\s*=\s*["']""", re.IGNORECASE)
 JS_URL = re.compile(r"""=\s*["']\s*javascript:""", re.IGNORECASE)
 # htmx runs these through Function()/eval, which script-src 'self' forbids
-HTMX_EVAL = re.compile(r"""\s(?:data-)?hx-on[:-]|\s(?:data-)?hx-(?:vals|vars)\s*=\s*["']\s*(?:js|javascript):""",
-                       re.IGNORECASE)
+HTMX_EVAL = re.compile(
+    r"""\s(?:data-)?hx-on[:-]|\s(?:data-)?hx-(?:vals|vars)\s*=\s*["']\s*(?:js|javascript):""",
+    re.IGNORECASE,
+)
 
 
 def policy(header: str) -> dict[str, set[str]]:
@@ -40,9 +43,14 @@ def policy(header: str) -> dict[str, set[str]]:
 
 def offences(text: str) -> list[str]:
     found = []
-    for label, rx in (("inline <script>", INLINE_SCRIPT), ("<style> element", STYLE_ELEMENT),
-                      ("style= attribute", STYLE_ATTRIBUTE), ("on...= handler", EVENT_HANDLER),
-                      ("javascript: URL", JS_URL), ("htmx code attribute", HTMX_EVAL)):
+    for label, rx in (
+        ("inline <script>", INLINE_SCRIPT),
+        ("<style> element", STYLE_ELEMENT),
+        ("style= attribute", STYLE_ATTRIBUTE),
+        ("on...= handler", EVENT_HANDLER),
+        ("javascript: URL", JS_URL),
+        ("htmx code attribute", HTMX_EVAL),
+    ):
         found += [f"{label}: {m.group(0)[:60]!r}" for m in rx.finditer(text)]
     return found
 
@@ -56,8 +64,17 @@ def test_public_pages_send_the_policy(client, name):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["public:home", "public:tournaments", "rankings:ranking",
-                                  "rankings:calculator", "login", "glossary"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "public:home",
+        "public:tournaments",
+        "rankings:ranking",
+        "rankings:calculator",
+        "login",
+        "glossary",
+    ],
+)
 def test_rendered_public_pages_keep_to_the_policy(client, name):
     assert offences(client.get(reverse(name)).content.decode()) == []
 
@@ -70,12 +87,14 @@ def test_no_template_has_inline_scripts_or_styles():
 
 
 def test_the_patterns_catch_what_they_should():
-    assert offences('<script>alert(1)</script>')
+    assert offences("<script>alert(1)</script>")
     assert not offences('<script src="/static/js/live.js" defer></script>')
     assert offences('<body style="padding: 1rem">') and offences("<style>.x{}</style>")
     assert offences('<button onclick="go()">') and offences('<a href="javascript:go()">')
     assert offences('<form hx-on:submit="go()">') and offences("<a hx-vals='js:{a: 1}'>")
-    assert not offences('<span class="htmx-indicator">…</span>') and not offences("<a hx-vals='{\"a\": 1}'>")
+    assert not offences('<span class="htmx-indicator">…</span>') and not offences(
+        "<a hx-vals='{\"a\": 1}'>"
+    )
 
 
 def test_htmx_does_not_inject_its_indicator_style():

@@ -1,6 +1,7 @@
 """Production settings (README "Production"): with DJANGO_DEBUG=0, a strong DJANGO_SECRET_KEY and
 DJANGO_ALLOWED_HOSTS, ``manage.py check --deploy`` reports nothing, and the security settings
 have the values the README promises."""
+
 import json
 import os
 import secrets
@@ -26,7 +27,11 @@ def production_env(tmp_path) -> dict:
 def test_check_deploy_reports_nothing(tmp_path):
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=production_env(tmp_path), capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=production_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
@@ -44,8 +49,14 @@ def test_production_security_settings(tmp_path):
         " | {'MIDDLEWARE': s.MIDDLEWARE, 'AUTHENTICATION_BACKENDS': s.AUTHENTICATION_BACKENDS,"
         " 'AXES_COOLOFF_SECONDS': s.AXES_COOLOFF_TIME.total_seconds()}))"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=production_env(tmp_path),
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=production_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     s = json.loads(result.stdout)
     assert s["DEBUG"] is False
@@ -54,7 +65,10 @@ def test_production_security_settings(tmp_path):
     assert s["SECURE_HSTS_INCLUDE_SUBDOMAINS"] and s["SECURE_HSTS_PRELOAD"]
     assert s["X_FRAME_OPTIONS"] == "DENY" and s["SECURE_CONTENT_TYPE_NOSNIFF"]
     assert s["SECURE_REFERRER_POLICY"] == "same-origin"
-    assert s["SECURE_SSL_REDIRECT"] and s["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert s["SECURE_SSL_REDIRECT"] and s["SECURE_PROXY_SSL_HEADER"] == [
+        "HTTP_X_FORWARDED_PROTO",
+        "https",
+    ]
     assert "django.middleware.csp.ContentSecurityPolicyMiddleware" in s["MIDDLEWARE"]
     assert s["MIDDLEWARE"][-1] == "axes.middleware.AxesMiddleware"
     assert s["AUTHENTICATION_BACKENDS"][0] == "axes.backends.AxesStandaloneBackend"
@@ -65,6 +79,12 @@ def test_production_security_settings(tmp_path):
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     env = production_env(tmp_path)
     del env["DJANGO_SECRET_KEY"]
-    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr

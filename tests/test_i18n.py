@@ -5,6 +5,7 @@ switcher (/idioma/) remembers a choice in a cookie, domain messages are translat
 they are shown, dates and numbers follow the language, the .po files are complete, and the
 glossary page exists in the three languages.
 """
+
 import datetime as dt
 import gettext as gnu_gettext
 import re
@@ -47,15 +48,26 @@ def lang_of(response) -> str:
 def tournament(director):
     """A running pairs tournament on 5 March 2026 with one result in round 1."""
     t = services.create_tournament(
-        acting_user=director, name="Copa de Marzo", date=dt.date(2026, 3, 5), mode="pairs",
-        target=100, time_limit=30, status="registration",
+        acting_user=director,
+        name="Copa de Marzo",
+        date=dt.date(2026, 3, 5),
+        mode="pairs",
+        target=100,
+        time_limit=30,
+        status="registration",
     )
-    players = [services.create_player(acting_user=director, full_name=f"Jugador {c}") for c in "ABCD"]
+    players = [
+        services.create_player(acting_user=director, full_name=f"Jugador {c}") for c in "ABCD"
+    ]
     a = services.register_entry(acting_user=director, tournament=t, players=players[:2])
     b = services.register_entry(acting_user=director, tournament=t, players=players[2:])
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=[([a], [b])])
+    rnd = services.set_pairings(
+        acting_user=director, tournament=t, round_number=1, tables=[([a], [b])]
+    )
     table = rnd.tables.get()
-    services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=0, version=table.version)
+    services.record_result(
+        acting_user=director, table=table, tantos_a=100, tantos_b=0, version=table.version
+    )
     t.refresh_from_db()
     return t
 
@@ -98,7 +110,9 @@ def test_accept_language_russian(client, tournament):
     body = page.content.decode()
     assert lang_of(page) == "ru"
     assert "Турнирная таблица" in body and "Правила турнира" in body
-    standings = client.get(reverse("public:standings", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="ru")
+    standings = client.get(
+        reverse("public:standings", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="ru"
+    )
     assert "Эффективность" in standings.content.decode()
 
 
@@ -206,22 +220,28 @@ def test_manage_messages_follow_the_language(director_client, tournament):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lang, date_text", [
-    ("es", "5 de marzo de 2026"),
-    ("en", "March 5, 2026"),
-    ("ru", "5 марта 2026"),
-])
+@pytest.mark.parametrize(
+    "lang, date_text",
+    [
+        ("es", "5 de marzo de 2026"),
+        ("en", "March 5, 2026"),
+        ("ru", "5 марта 2026"),
+    ],
+)
 def test_tournament_date_in_the_language(client, tournament, lang, date_text):
     headers = {"HTTP_ACCEPT_LANGUAGE": lang} if lang != "es" else {}
     body = client.get(tournament.get_absolute_url(), **headers).content.decode()
     assert date_text in body
 
 
-@pytest.mark.parametrize("lang, number, percent", [
-    ("es", "1512,35", "61,65"),
-    ("en", "1512.35", "61.65"),
-    ("ru", "1512,35", "61,65"),
-])
+@pytest.mark.parametrize(
+    "lang, number, percent",
+    [
+        ("es", "1512,35", "61,65"),
+        ("en", "1512.35", "61.65"),
+        ("ru", "1512,35", "61,65"),
+    ],
+)
 def test_numbers_in_the_language(lang, number, percent):
     with translation.override(lang):
         assert Template("{{ x|floatformat:2 }}").render(Context({"x": 1512.345})) == number
@@ -251,7 +271,9 @@ def test_po_file_is_complete(lang):
             texts = [entry.msgstr]
             source = entry.msgid
         for text in texts:
-            assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(source)), entry.msgid
+            assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(source)), (
+                entry.msgid
+            )
             if '"' not in source:
                 assert '"' not in text, entry.msgid  # translations go into HTML attributes too
     assert po.percent_translated() == 100
@@ -281,13 +303,35 @@ def test_compile_translations_needs_no_gnu_gettext(tmp_path, settings):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lang, texts", [
-    ("es", ["Glosario", "Efectividad", "Zapato", "Diferencial", "Sorteo", "OMW, GWP y OGW"]),
-    ("en", ["Glossary", "Points (puntos)", "Tantos (pips)", "Efectividad (net tantos)", "Zapato (shutout)",
-            "Bye (descanso)", "VP (victory points)"]),
-    ("ru", ["Словарь терминов", "Очки (puntos)", "Штраф (castigo)", "Жребий (sorteo)",
-            "Пропуск тура (descanso)", "ПО (победные очки, VP)"]),
-])
+@pytest.mark.parametrize(
+    "lang, texts",
+    [
+        ("es", ["Glosario", "Efectividad", "Zapato", "Diferencial", "Sorteo", "OMW, GWP y OGW"]),
+        (
+            "en",
+            [
+                "Glossary",
+                "Points (puntos)",
+                "Tantos (pips)",
+                "Efectividad (net tantos)",
+                "Zapato (shutout)",
+                "Bye (descanso)",
+                "VP (victory points)",
+            ],
+        ),
+        (
+            "ru",
+            [
+                "Словарь терминов",
+                "Очки (puntos)",
+                "Штраф (castigo)",
+                "Жребий (sorteo)",
+                "Пропуск тура (descanso)",
+                "ПО (победные очки, VP)",
+            ],
+        ),
+    ],
+)
 def test_glossary_in_each_language(client, lang, texts):
     headers = {"HTTP_ACCEPT_LANGUAGE": lang} if lang != "es" else {}
     response = client.get("/glosario/", **headers)
@@ -296,8 +340,21 @@ def test_glossary_in_each_language(client, lang, texts):
     body = response.content.decode()
     for text in texts:
         assert text in body, text
-    for anchor in ("puntos", "tantos", "efectividad", "castigo", "zapato", "diferencial", "sorteo",
-                   "descanso", "omw", "vp", "rating", "k", "ng"):
+    for anchor in (
+        "puntos",
+        "tantos",
+        "efectividad",
+        "castigo",
+        "zapato",
+        "diferencial",
+        "sorteo",
+        "descanso",
+        "omw",
+        "vp",
+        "rating",
+        "k",
+        "ng",
+    ):
         assert f'id="{anchor}"' in body
 
 

@@ -1,6 +1,7 @@
 """Login throttling with django-axes (clubsite/settings.py, "login throttling"): five failed
 logins for one username from one address lock that pair out for 15 minutes, even with the right
 password, with a Spanish lockout page; tests that log in with force_login/login keep working."""
+
 import datetime as dt
 
 import pytest
@@ -93,7 +94,9 @@ def test_client_login_works_in_the_other_tests(user, client):
 
 def test_behind_one_proxy_the_address_is_the_one_the_proxy_appended(settings):
     settings.TRUSTED_PROXY_COUNT = 1
-    request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7", REMOTE_ADDR="127.0.0.1")
+    request = RequestFactory().get(
+        "/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7", REMOTE_ADDR="127.0.0.1"
+    )
     assert client_ip(request) == "203.0.113.7"  # the forged left part is ignored
     assert client_ip(RequestFactory().get("/", REMOTE_ADDR="127.0.0.1")) == "127.0.0.1"
     settings.TRUSTED_PROXY_COUNT = 0

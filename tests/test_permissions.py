@@ -10,6 +10,7 @@ every manage URL of X.
 
 A URL name without a row in ``PERMISSIONS`` fails the walk: add its row when adding a URL.
 """
+
 import datetime as dt
 import re
 from fnmatch import fnmatchcase
@@ -37,8 +38,14 @@ NOT_ALLOWED = 405
 
 
 def outcomes(anonymous, player, director_x, director_y, listed_in_x, superuser) -> dict:
-    return {"anonymous": anonymous, "player": player, "director_x": director_x,
-            "director_y": director_y, "listed_in_x": listed_in_x, "superuser": superuser}
+    return {
+        "anonymous": anonymous,
+        "player": player,
+        "director_x": director_x,
+        "director_y": director_y,
+        "listed_in_x": listed_in_x,
+        "superuser": superuser,
+    }
 
 
 #: Who gets through, per kind of page.
@@ -153,7 +160,11 @@ def all_urls(patterns=None, namespace="", route="", kwargs=()):
     for p in patterns:
         names = (*kwargs, *_kwarg_names(p.pattern))
         if isinstance(p, URLResolver):
-            ns = f"{namespace}:{p.namespace}" if namespace and p.namespace else (p.namespace or namespace)
+            ns = (
+                f"{namespace}:{p.namespace}"
+                if namespace and p.namespace
+                else (p.namespace or namespace)
+            )
             yield from all_urls(p.url_patterns, ns, route + str(p.pattern), names)
         elif isinstance(p, URLPattern):
             full = route + str(p.pattern)
@@ -169,9 +180,10 @@ def row_for(key: str, route: str):
     if key in PERMISSIONS:
         return PERMISSIONS[key]
     for pattern, row in PERMISSIONS.items():
-        if "*" in pattern and (fnmatchcase(key, pattern) or (
-            key.startswith("<unnamed>") and route.startswith(pattern.split(":")[0] + "/")
-        )):
+        if "*" in pattern and (
+            fnmatchcase(key, pattern)
+            or (key.startswith("<unnamed>") and route.startswith(pattern.split(":")[0] + "/"))
+        ):
             return row
     return None
 
@@ -212,22 +224,50 @@ def world(db):
         "superuser": User.objects.create_superuser("admin", password=None),
     }
     dx, dy = users["director_x"], users["director_y"]
-    x = services.create_tournament(acting_user=dx, name="Copa X", date=dt.date(2026, 9, 19), mode="pairs",
-                                   target=100, time_limit=30, status="running")
-    services.set_tournament_directors(acting_user=dx, tournament=x, directors=[dx, users["listed_in_x"]])
-    players = [services.create_player(acting_user=dx, full_name=f"Jugador {i} Pérez") for i in range(8)]
-    entries = [services.register_entry(acting_user=dx, tournament=x, players=players[2 * i:2 * i + 2])
-               for i in range(4)]
-    rnd = services.set_pairings(acting_user=dx, tournament=x, round_number=1,
-                                tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])])
-    castigo = services.add_castigo(acting_user=dx, tournament=x, player=players[0], tantos=5,
-                                   reason="Llegó tarde", round=rnd)
-    y = services.create_tournament(acting_user=dy, name="Copa Y", date=dt.date(2026, 10, 3), mode="single",
-                                   target=200, status="running")
+    x = services.create_tournament(
+        acting_user=dx,
+        name="Copa X",
+        date=dt.date(2026, 9, 19),
+        mode="pairs",
+        target=100,
+        time_limit=30,
+        status="running",
+    )
+    services.set_tournament_directors(
+        acting_user=dx, tournament=x, directors=[dx, users["listed_in_x"]]
+    )
+    players = [
+        services.create_player(acting_user=dx, full_name=f"Jugador {i} Pérez") for i in range(8)
+    ]
+    entries = [
+        services.register_entry(acting_user=dx, tournament=x, players=players[2 * i : 2 * i + 2])
+        for i in range(4)
+    ]
+    rnd = services.set_pairings(
+        acting_user=dx,
+        tournament=x,
+        round_number=1,
+        tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])],
+    )
+    castigo = services.add_castigo(
+        acting_user=dx, tournament=x, player=players[0], tantos=5, reason="Llegó tarde", round=rnd
+    )
+    y = services.create_tournament(
+        acting_user=dy,
+        name="Copa Y",
+        date=dt.date(2026, 10, 3),
+        mode="single",
+        target=200,
+        status="running",
+    )
     spare = services.create_player(acting_user=dx, full_name="Tadeo Tovar")
     kwargs = {
-        "slug": x.slug, "number": rnd.number, "table_id": rnd.tables.order_by("number").first().pk,
-        "entry_id": entries[0].pk, "castigo_id": castigo.pk, "pk": spare.pk,
+        "slug": x.slug,
+        "number": rnd.number,
+        "table_id": rnd.tables.order_by("number").first().pk,
+        "entry_id": entries[0].pk,
+        "castigo_id": castigo.pk,
+        "pk": spare.pk,
         "year": timezone.localdate().year,
     }
     return {"users": users, "x": x, "y": y, "kwargs": kwargs}
@@ -273,7 +313,9 @@ def test_every_url_answers_each_method_as_the_table_says(world, role):
             got = _outcome(_request(user, method, url))
             walked += 1
             if got != expected_by_role[role]:
-                wrong.append(f"{method} {url} ({key}): expected {expected_by_role[role]}, got {got}")
+                wrong.append(
+                    f"{method} {url} ({key}): expected {expected_by_role[role]}, got {got}"
+                )
     assert walked >= 2 * 40
     assert not wrong, f"{role}:\n" + "\n".join(wrong)
 
@@ -315,7 +357,10 @@ def test_manage_home_lists_only_the_tournaments_the_user_directs(world, client):
     assert [t.name for t in page.context["tournaments"]] == ["Copa X"]
     assert reverse("manage:players") not in page.content.decode()  # outside the group
     client.force_login(world["users"]["superuser"])
-    assert {t.name for t in client.get(reverse("manage:home")).context["tournaments"]} == {"Copa X", "Copa Y"}
+    assert {t.name for t in client.get(reverse("manage:home")).context["tournaments"]} == {
+        "Copa X",
+        "Copa Y",
+    }
 
 
 # --- the tournament's directors: settings page and service ------------------------------------------
@@ -332,17 +377,26 @@ def _settings_data(t, directors) -> dict:
 def test_settings_page_offers_staff_users_only(world, client):
     u = world["users"]
     client.force_login(u["director_x"])
-    field = client.get(reverse("manage:tournament_edit", args=[world["x"].slug])).context["form"]["directors"]
+    field = client.get(reverse("manage:tournament_edit", args=[world["x"].slug])).context["form"][
+        "directors"
+    ]
     choices = {int(str(c.data["value"])) for c in field.subwidgets}
-    assert choices == {u["director_x"].pk, u["director_y"].pk, u["listed_in_x"].pk, u["superuser"].pk}
+    assert choices == {
+        u["director_x"].pk,
+        u["director_y"].pk,
+        u["listed_in_x"].pk,
+        u["superuser"].pk,
+    }
     assert set(field.value()) == {u["director_x"].pk, u["listed_in_x"].pk}
 
 
 def test_director_adds_another_director_on_the_settings_page(world, client):
     u, x = world["users"], world["x"]
     client.force_login(u["director_x"])
-    response = client.post(reverse("manage:tournament_edit", args=[x.slug]),
-                           _settings_data(x, [u["director_x"], u["director_y"]]))
+    response = client.post(
+        reverse("manage:tournament_edit", args=[x.slug]),
+        _settings_data(x, [u["director_x"], u["director_y"]]),
+    )
     assert response.status_code == 302
     assert set(x.directors.all()) == {u["director_x"], u["director_y"]}
     assert can_manage(u["director_y"], x) and not can_manage(u["listed_in_x"], x)
@@ -355,8 +409,10 @@ def test_director_adds_another_director_on_the_settings_page(world, client):
 def test_a_non_staff_user_cannot_be_chosen_as_director(world, client):
     u, x = world["users"], world["x"]
     client.force_login(u["director_x"])
-    response = client.post(reverse("manage:tournament_edit", args=[x.slug]),
-                           _settings_data(x, [u["director_x"], u["player"]]))
+    response = client.post(
+        reverse("manage:tournament_edit", args=[x.slug]),
+        _settings_data(x, [u["director_x"], u["player"]]),
+    )
     assert response.status_code == 400
     assert response.context["form"].errors["directors"]
     assert u["player"] not in x.directors.all()
@@ -376,22 +432,29 @@ def test_a_director_cannot_remove_themselves_and_nothing_is_saved(world, client)
 
 def test_superuser_may_replace_every_director(world):
     u, x = world["users"], world["x"]
-    services.set_tournament_directors(acting_user=u["superuser"], tournament=x, directors=[u["director_y"]])
+    services.set_tournament_directors(
+        acting_user=u["superuser"], tournament=x, directors=[u["director_y"]]
+    )
     assert list(x.directors.all()) == [u["director_y"]]
 
 
 def test_service_refuses_to_add_a_non_staff_director(world):
     u = world["users"]
     with pytest.raises(DomainError) as exc:
-        services.set_tournament_directors(acting_user=u["superuser"], tournament=world["x"],
-                                          directors=[u["director_x"], u["player"]])
+        services.set_tournament_directors(
+            acting_user=u["superuser"],
+            tournament=world["x"],
+            directors=[u["director_x"], u["player"]],
+        )
     assert exc.value.code == "director_not_staff"
 
 
 def test_service_refuses_a_director_removing_themselves(world):
     u = world["users"]
     with pytest.raises(DomainError) as exc:
-        services.set_tournament_directors(acting_user=u["director_x"], tournament=world["x"], directors=[])
+        services.set_tournament_directors(
+            acting_user=u["director_x"], tournament=world["x"], directors=[]
+        )
     assert exc.value.code == "director_self_removal"
 
 
@@ -411,15 +474,23 @@ def test_creating_a_tournament_makes_the_creator_its_director(world, client):
 
 
 def test_the_header_links_to_the_directors_pages_only_for_those_who_may_open_them(world):
-    expected = {"anonymous": False, "player": False, "director_x": True, "director_y": True,
-                "listed_in_x": True, "superuser": True}
+    expected = {
+        "anonymous": False,
+        "player": False,
+        "director_x": True,
+        "director_y": True,
+        "listed_in_x": True,
+        "superuser": True,
+    }
     for role, shown in expected.items():
         client = Client()
         if world["users"][role] is not None:
             client.force_login(world["users"][role])
         body = client.get(reverse("public:home")).content.decode()
         assert ('href="/gestion/"' in body) is shown, role
-        assert client.get("/gestion/").status_code == (200 if shown else 302 if role == "anonymous" else 403), role
+        assert client.get("/gestion/").status_code == (
+            200 if shown else 302 if role == "anonymous" else 403
+        ), role
 
 
 def test_a_new_tournament_form_sent_twice_creates_one_tournament(world, client):

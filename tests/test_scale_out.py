@@ -9,6 +9,7 @@
 
 The routing tests run on SQLite and PostgreSQL; the two-process test needs PostgreSQL.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -48,28 +49,36 @@ def club_tournament(user=None, *, n_entries=4, rounds=1, name="Copa Federal"):
     """A rated, running pairs tournament: ``n_entries`` pairs, ``rounds`` round-robin rounds
     (circle method), every table with a result. Returns the tournament."""
     t = services.create_tournament(
-        acting_user=user, name=name, date=dt.date(2026, 5, 16), system="domino", mode="pairs",
-        target=100, rated=True, status="running",
+        acting_user=user,
+        name=name,
+        date=dt.date(2026, 5, 16),
+        system="domino",
+        mode="pairs",
+        target=100,
+        rated=True,
+        status="running",
     )
     players = [
         services.create_player(acting_user=user, full_name=f"{name} {i:02d} Pérez")
         for i in range(2 * n_entries)
     ]
     entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[2 * i:2 * i + 2])
+        services.register_entry(acting_user=user, tournament=t, players=players[2 * i : 2 * i + 2])
         for i in range(n_entries)
     ]
     others = entries[1:]
     for r in range(rounds):
         ring = [entries[0]] + others[r:] + others[:r]
         tables = [([ring[i]], [ring[-1 - i]]) for i in range(n_entries // 2)]
-        rnd = services.set_pairings(acting_user=user, tournament=t, round_number=r + 1,
-                                    tables=tables)
+        rnd = services.set_pairings(
+            acting_user=user, tournament=t, round_number=r + 1, tables=tables
+        )
         for i, table in enumerate(rnd.tables.order_by("number")):
             loser = (r * 13 + i * 29) % 100
             a, b = (100, loser) if (r + i) % 2 == 0 else (loser, 100)
-            services.record_result(acting_user=user, table=table, tantos_a=a, tantos_b=b,
-                                   version=None)
+            services.record_result(
+                acting_user=user, table=table, tantos_a=a, tantos_b=b, version=None
+            )
     return t
 
 
@@ -100,7 +109,8 @@ def replica(django_db_setup):
     if added:
         primary = connections["default"].settings_dict  # already names the test database
         connections.settings[routers.REPLICA] = {
-            **primary, "TEST": {**primary.get("TEST", {}), "MIRROR": "default"},
+            **primary,
+            "TEST": {**primary.get("TEST", {}), "MIRROR": "default"},
         }
     yield connections[routers.REPLICA]
     connections[routers.REPLICA].close()
@@ -111,8 +121,10 @@ def replica(django_db_setup):
 
 def capture_both():
     """Query capture on the primary and on the replica connection."""
-    return (CaptureQueriesContext(connections["default"]),
-            CaptureQueriesContext(connections[routers.REPLICA]))
+    return (
+        CaptureQueriesContext(connections["default"]),
+        CaptureQueriesContext(connections[routers.REPLICA]),
+    )
 
 
 # --- no state in the process ----------------------------------------------------------------------
@@ -181,18 +193,25 @@ def test_with_the_page_cache_on_a_public_page_is_computed_from_the_primary(repli
 
 
 def test_a_directors_result_post_writes_and_reads_default_and_never_touches_the_replica(
-    replica, director, director_client,
+    replica,
+    director,
+    director_client,
 ):
     t = club_tournament(director, rounds=1)
     e = list(t.entries.order_by("pk"))
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=2,
-                                tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    rnd = services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=2,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
     table = rnd.tables.order_by("number").first()
     on_default, on_replica = capture_both()
     with on_default, on_replica:
         response = director_client.post(
             reverse("manage:result_save", args=[t.slug, table.pk]),
-            {"tantos_a": "100", "tantos_b": "35", "version": str(table.version)}, **HTMX,
+            {"tantos_a": "100", "tantos_b": "35", "version": str(table.version)},
+            **HTMX,
         )
     assert response.status_code == 200
     assert Result.objects.filter(table=table, tantos_a=100, tantos_b=35).exists()
@@ -207,7 +226,9 @@ def test_a_directors_result_post_writes_and_reads_default_and_never_touches_the_
 
 
 def test_a_logged_in_reader_and_the_directors_pages_stay_on_the_primary(
-    replica, director, director_client,
+    replica,
+    director,
+    director_client,
 ):
     """Whoever is logged in may just have written: they read their own writes, never the replica."""
     t = club_tournament(director)
@@ -225,7 +246,7 @@ def test_router_reads_the_replica_only_when_the_request_allows_it_and_outside_tr
     with routers.use_replica():
         assert router.db_for_read(Tournament) == "replica"
         assert router.db_for_read(LedgerRow) == "replica"
-        assert router.db_for_read(User) == "default"      # auth, sessions, cache: primary
+        assert router.db_for_read(User) == "default"  # auth, sessions, cache: primary
         assert router.db_for_read(Session) == "default"
         assert router.db_for_write(Tournament) == "default"
         with transaction.atomic():
@@ -270,7 +291,7 @@ def database_url(settings_dict) -> str:
 @pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="two processes replaying at once need PostgreSQL (pg_advisory_xact_lock); SQLite "
-           "serialises every write itself. Run with DATABASE_URL=postgres://...",
+    "serialises every write itself. Run with DATABASE_URL=postgres://...",
 )
 def test_two_processes_replaying_the_ledger_at_once_run_one_after_the_other(monkeypatch):
     club_tournament(n_entries=8, rounds=7)  # 28 rated games, 112 ledger rows
@@ -285,11 +306,21 @@ def test_two_processes_replaying_the_ledger_at_once_run_one_after_the_other(monk
     results = ctx.Queue()
     children = [
         ctx.Process(
-            target=runpy.run_path, args=(str(WORKER),),
-            kwargs={"run_name": "__replay_child__", "init_globals": {"CHILD_ARGS": {
-                "name": name, "from_key": from_key, "barrier": barrier, "results": results,
-                "pause": 0.03, "batch": 4,
-            }}},
+            target=runpy.run_path,
+            args=(str(WORKER),),
+            kwargs={
+                "run_name": "__replay_child__",
+                "init_globals": {
+                    "CHILD_ARGS": {
+                        "name": name,
+                        "from_key": from_key,
+                        "barrier": barrier,
+                        "results": results,
+                        "pause": 0.03,
+                        "batch": 4,
+                    }
+                },
+            },
         )
         for name, from_key in (("rebuild", None), ("from-middle", mid_key))
     ]

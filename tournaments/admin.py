@@ -8,8 +8,9 @@ Corrections behave like ``tournaments.services`` (DESIGN.md, "Writes"):
   in the form's ``clean()`` — a wrong score is refused with a Spanish form error and nothing is
   stored; a stale table version ("someone else changed this table") is refused too;
 - saving or deleting a result, or changing the seats of a table that has a result, bumps the
-  table's ``version`` and fires ``services._after_commit`` so the ranking ledger replays from
-  that game; deleting a tournament, round or table with results fires it as well;
+  table's ``version``; the ranking ledger replays from that game after commit, as for any
+  other change of results (the model signals of ``rankings.signals``, which also see the
+  deletion of a tournament, round or table with results);
 - a player who has played (or is entered anywhere) cannot be deleted: the admin says so and
   suggests deactivating them instead.
 
@@ -47,6 +48,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.scoring import domino
+from tournaments.timing import default_played_at
 
 admin.site.site_header = _("Club de dominó — administración")
 admin.site.site_title = _("Club de dominó")
@@ -62,9 +64,10 @@ def _message(code: str, **params) -> str:
 
 
 def _touch_tables(user, table_ids) -> None:
-    """Bump the version of each table (with history) and replay the ledger after commit.
+    """Bump the version of each table (with history).
 
-    The same side effects as ``services.record_result`` / ``services.delete_result``.
+    The same side effect as ``services.record_result`` / ``services.delete_result`` (the ledger
+    replay follows from the model signals of ``rankings.signals``).
     """
     ids = sorted({pk for pk in table_ids if pk})
     if not ids:
@@ -72,20 +75,13 @@ def _touch_tables(user, table_ids) -> None:
     with transaction.atomic():
         for tbl in Table.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"):
             services.bump_version(tbl, user)
-    services._after_commit(ids)
-
-
-def _replay_deleted(table_ids) -> None:
-    """Tables (with results) that a cascade delete removes: let the ledger replay after commit."""
-    ids = sorted({pk for pk in table_ids if pk})
-    if ids:
-        services._after_commit(ids)
 
 
 def _table_label(table: Table) -> str:
     rnd = table.round
     return gettext("{tournament} · ronda {round} · mesa {table}").format(
-        tournament=rnd.tournament.name, round=rnd.number, table=table.number)
+        tournament=rnd.tournament.name, round=rnd.number, table=table.number
+    )
 
 
 def _entry_label(entry: Entry) -> str:
@@ -143,7 +139,9 @@ class HistoryAdmin(SimpleHistoryAdmin):
 
     def history_form_view(self, request, object_id, version_id, extra_context=None):
         self._check_id(object_id, version_id)
-        return super().history_form_view(request, object_id, version_id, extra_context=extra_context)
+        return super().history_form_view(
+            request, object_id, version_id, extra_context=extra_context
+        )
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -156,7 +154,7 @@ class PlayerAdminForm(forms.ModelForm):
 
     def _clean_text(self, field: str, label: str, required: bool, max_length: int) -> str:
         try:
-            return services._clean_name(
+            return services.clean_name(
                 self.cleaned_data.get(field, ""),
                 field=label,
                 required=required,
@@ -263,7 +261,7 @@ class TournamentAdminForm(forms.ModelForm):
 
     def clean_name(self):
         try:
-            return services._clean_name(
+            return services.clean_name(
                 self.cleaned_data.get("name", ""), field=gettext_noop("nombre")
             )
         except DomainError as exc:
@@ -369,23 +367,6 @@ class TournamentAdmin(HistoryAdmin):
     @admin.display(description=_("inscripciones"), ordering="_entries")
     def entries_count(self, obj):
         return obj._entries
-
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if (
-            change
-        ):  # rated / forfeits_rated may have changed: the ledger replays (as update_tournament)
-            services._after_commit(
-                Table.objects.filter(round__tournament=obj).values_list("pk", flat=True)
-            )
-
-    def delete_model(self, request, obj):
-        _replay_deleted(_result_tables_of(round__tournament=obj))
-        super().delete_model(request, obj)
-
-    def delete_queryset(self, request, queryset):
-        _replay_deleted(_result_tables_of(round__tournament__in=queryset))
-        super().delete_queryset(request, queryset)
 
 
 # --- entries -----------------------------------------------------------------------------------
@@ -545,14 +526,6 @@ class RoundAdmin(HistoryAdmin):
     def tables_count(self, obj):
         return obj._tables
 
-    def delete_model(self, request, obj):
-        _replay_deleted(_result_tables_of(round=obj))
-        super().delete_model(request, obj)
-
-    def delete_queryset(self, request, queryset):
-        _replay_deleted(_result_tables_of(round__in=queryset))
-        super().delete_queryset(request, queryset)
-
 
 class ResultAdminForm(forms.ModelForm):
     """A result, validated like ``services.record_result`` (SCORING.md §1, "Valid results").
@@ -623,8 +596,8 @@ def _prepare_result(result: Result, user) -> Result:
         result.entered_by = user
     if result.played_at is None:
         rnd = result.table.round
-        result.played_at = rnd.played_at or services._default_played_at(rnd.tournament, rnd.number)
-    return services._audit(result, user)
+        result.played_at = rnd.played_at or default_played_at(rnd.tournament.date, rnd.number)
+    return services.audit(result, user)
 
 
 class ResultInline(admin.StackedInline):
@@ -784,7 +757,7 @@ class TableAdmin(HistoryAdmin):
             instances = formset.save(commit=False)
             touched = False
             for obj in formset.deleted_objects:
-                services._audit(obj, request.user).delete()
+                services.audit(obj, request.user).delete()
                 touched = True
             for obj in instances:
                 _prepare_result(obj, request.user).save()
@@ -796,23 +769,15 @@ class TableAdmin(HistoryAdmin):
             instances = formset.save(commit=False)
             touched = bool(formset.deleted_objects or instances)
             for obj in formset.deleted_objects:
-                services._audit(obj, request.user).delete()
+                services.audit(obj, request.user).delete()
             for obj in instances:
                 obj.round_id = table.round_id
-                services._audit(obj, request.user).save()
+                services.audit(obj, request.user).save()
             formset.save_m2m()
             if touched and Result.objects.filter(table=table).exists():
                 _touch_tables(request.user, [table.pk])
         else:
             super().save_formset(request, form, formset, change)
-
-    def delete_model(self, request, obj):
-        _replay_deleted(_result_tables_of(pk=obj.pk))
-        super().delete_model(request, obj)
-
-    def delete_queryset(self, request, queryset):
-        _replay_deleted(_result_tables_of(pk__in=queryset.values("pk")))
-        super().delete_queryset(request, queryset)
 
 
 @admin.register(Seat)
@@ -881,7 +846,7 @@ class SeatAdmin(HistoryAdmin):
         table_ids = list(queryset.values_list("table_id", flat=True))
         with transaction.atomic():
             for seat in queryset:
-                services._audit(seat, request.user).delete()
+                services.audit(seat, request.user).delete()
             _touch_tables(
                 request.user,
                 Result.objects.filter(table_id__in=table_ids).values_list("table_id", flat=True),
@@ -902,7 +867,8 @@ class ByeAdmin(HistoryAdmin):
 
     def get_form(self, request, obj=None, **kwargs):
         kwargs.setdefault(
-            "labels", {"round": _("Ronda"), "entry": pgettext_lazy("competidor inscrito", "Inscripción")}
+            "labels",
+            {"round": _("Ronda"), "entry": pgettext_lazy("competidor inscrito", "Inscripción")},
         )
         return super().get_form(request, obj, **kwargs)
 
@@ -982,7 +948,7 @@ class ResultAdmin(HistoryAdmin):
             table_ids = []
             for result in queryset:
                 table_ids.append(result.table_id)
-                services._audit(result, request.user).delete()
+                services.audit(result, request.user).delete()
             _touch_tables(request.user, table_ids)
 
 

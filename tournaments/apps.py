@@ -21,7 +21,19 @@ class TournamentsConfig(AppConfig):
         from clubsite import pagecache
         from tournaments import models as m
 
-        pagecache.connect_signals([
-            m.Player, m.Tournament, m.Entry, m.Round, m.Table, m.Seat, m.Bye, m.Result,
-            m.MatchResult, m.TableResult, m.Castigo, m.Sorteo,
-        ])
+        pagecache.connect_signals(
+            [
+                m.Player,
+                m.Tournament,
+                m.Entry,
+                m.Round,
+                m.Table,
+                m.Seat,
+                m.Bye,
+                m.Result,
+                m.MatchResult,
+                m.TableResult,
+                m.Castigo,
+                m.Sorteo,
+            ]
+        )

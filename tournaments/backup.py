@@ -21,6 +21,7 @@ except references to user accounts, which hold the username (``entered_by``,
 8601 (times in UTC). Lists are ordered by id and keys sorted, so the same club always gives
 the same bytes. ``Player.name_key`` is derived and recomputed on import.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -163,7 +164,9 @@ def _instance(model, key: str, record, users: dict, missing_users: set):
     allowed = {name for name, _f in fields} | ({"directors"} if model is Tournament else set())
     unknown = sorted(set(record) - allowed)
     if unknown:
-        raise RestoreError(f"«{key}» id {record.get('id')!r}: campos desconocidos {', '.join(unknown)}.")
+        raise RestoreError(
+            f"«{key}» id {record.get('id')!r}: campos desconocidos {', '.join(unknown)}."
+        )
     values = {}
     for name, field in fields:
         if name not in record:
@@ -214,7 +217,7 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
             "vacía (recién migrada). No se cambió nada."
         )
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise RestoreError(f"El archivo no es una copia del club (falta «\"format\": \"{FORMAT}\"»).")
+        raise RestoreError(f'El archivo no es una copia del club (falta «"format": "{FORMAT}"»).')
     if doc.get("version") != VERSION:
         raise RestoreError(
             f"Versión de copia desconocida: {doc.get('version')!r}; esta versión del sitio lee la {VERSION}."
@@ -237,19 +240,25 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
                 if len({o.pk for o in objs}) != len(objs):
                     raise RestoreError(f"«{key}»: hay ids repetidos.")
                 if objs:
-                    bulk_create_with_history(objs, model, batch_size=500,
-                                             default_change_reason=CHANGE_REASON)
+                    bulk_create_with_history(
+                        objs, model, batch_size=500, default_change_reason=CHANGE_REASON
+                    )
                 counts[key] = len(objs)
                 if model is Tournament:
                     links = []
                     for record in records:
                         names = record.get("directors", [])
                         if not isinstance(names, list):
-                            raise RestoreError(f"«tournaments» id {record['id']}: «directors» debe ser una lista.")
+                            raise RestoreError(
+                                f"«tournaments» id {record['id']}: «directors» debe ser una lista."
+                            )
                         for name in names:
                             if name in users:
-                                links.append(Tournament.directors.through(
-                                    tournament_id=record["id"], user_id=users[name]))
+                                links.append(
+                                    Tournament.directors.through(
+                                        tournament_id=record["id"], user_id=users[name]
+                                    )
+                                )
                             else:
                                 missing_users.add(name)
                     Tournament.directors.through.objects.bulk_create(links)
@@ -261,11 +270,14 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
                     connection.check_constraints()
             ledger.rebuild()
     except (DatabaseError, ValueError, TypeError) as exc:
-        raise RestoreError(f"No se restauró nada: la copia no es coherente ({str(exc).strip()[:300]}).") from None
+        raise RestoreError(
+            f"No se restauró nada: la copia no es coherente ({str(exc).strip()[:300]})."
+        ) from None
     if missing_users and stdout is not None:
         stdout.write(
             "Aviso: estos usuarios no existen en esta base y sus referencias quedaron vacías: "
-            + ", ".join(sorted(missing_users)) + "."
+            + ", ".join(sorted(missing_users))
+            + "."
         )
     return counts
 

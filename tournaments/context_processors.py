@@ -1,4 +1,5 @@
 """Template context for every page."""
+
 from functools import partial
 
 from tournaments.permissions import can_enter_manage_area

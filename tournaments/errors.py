@@ -22,6 +22,7 @@ def translate(text: str) -> str:
 #: field=gettext_noop("nombre")), translated with the message; the others are shown as given.
 TRANSLATED_PARAMS = ("field",)
 
+
 class _SafeParams(dict):
     """Format parameters that never fail: a missing name shows as "?" instead of raising."""
 
@@ -33,6 +34,7 @@ class DomainError(Exception):
     """Base of every domain error. ``code`` is stable (tests assert on it); ``message`` is the
     text for people, in the active language (Spanish by default): ``template`` (a Spanish msgid,
     by default ``MESSAGES[code]``) translated, then formatted with ``params``."""
+
     code = "domain_error"
 
     def __init__(self, code=None, message=None, **params):
@@ -52,8 +54,10 @@ class DomainError(Exception):
     def __str__(self) -> str:
         return self.message
 
+
 class ResultError(DomainError):
     code = "invalid_result"
+
 
 MESSAGES: dict[str, str] = {
     # Dominó results (seed 003, SCORING.md §1)
@@ -103,21 +107,29 @@ MESSAGES: dict[str, str] = {
     # Players, tournaments, entries, rounds, results, castigos (tournaments.services)
     "name_required": gettext_noop("Falta el {field}."),
     "name_too_long": gettext_noop("El {field} es demasiado largo (máximo {max} caracteres)."),
-    "name_control_chars": gettext_noop("El {field} tiene caracteres de control; escríbelo de nuevo."),
+    "name_control_chars": gettext_noop(
+        "El {field} tiene caracteres de control; escríbelo de nuevo."
+    ),
     "member_number_taken": gettext_noop("El número de socio {number} ya es de otro jugador."),
-    "member_number_too_long": gettext_noop("El número de socio es demasiado largo (máximo 20 caracteres)."),
+    "member_number_too_long": gettext_noop(
+        "El número de socio es demasiado largo (máximo 20 caracteres)."
+    ),
     "player_has_results": gettext_noop(
         "{name} ya jugó en algún torneo: no se puede borrar, solo desactivar."
     ),
     "invalid_system": gettext_noop("Sistema de puntuación desconocido: {system!r}."),
-    "invalid_mode": gettext_noop("Modalidad desconocida: {mode!r} (parejas, individual o mano a mano)."),
+    "invalid_mode": gettext_noop(
+        "Modalidad desconocida: {mode!r} (parejas, individual o mano a mano)."
+    ),
     "invalid_status": gettext_noop("Estado desconocido: {status!r}."),
     "invalid_rounds": gettext_noop("El número de rondas debe estar entre 1 y 99."),
     "invalid_time_limit": gettext_noop("El tiempo límite debe estar entre 1 y 600 minutos."),
     "invalid_forfeit_score": gettext_noop(
         "El resultado por no presentación {score} no es un resultado válido para la meta del torneo."
     ),
-    "mode_locked": gettext_noop("El torneo ya tiene inscritos: no se puede cambiar su sistema ni su modalidad."),
+    "mode_locked": gettext_noop(
+        "El torneo ya tiene inscritos: no se puede cambiar su sistema ni su modalidad."
+    ),
     "target_locked": gettext_noop("El torneo ya tiene resultados: no se puede cambiar su meta."),
     "director_not_staff": gettext_noop(
         "{name} no es miembro del personal: solo el personal puede dirigir un torneo."
@@ -126,10 +138,14 @@ MESSAGES: dict[str, str] = {
         "No puedes quitarte de los directores del torneo: pídeselo a otro director o a un administrador."
     ),
     "tournament_finished": gettext_noop("El torneo está terminado: no admite inscripciones."),
-    "entry_size": gettext_noop("Cada inscripción de este torneo lleva {size} jugador(es) distintos."),
+    "entry_size": gettext_noop(
+        "Cada inscripción de este torneo lleva {size} jugador(es) distintos."
+    ),
     "player_already_entered": gettext_noop("{name} ya está inscrito en este torneo."),
     "player_inactive": gettext_noop("{name} está desactivado: actívalo antes de inscribirlo."),
-    "entry_has_results": gettext_noop("{name} ya jugó o descansó en una ronda: no se puede quitar."),
+    "entry_has_results": gettext_noop(
+        "{name} ya jugó o descansó en una ronda: no se puede quitar."
+    ),
     "side_size": gettext_noop("Cada lado de una mesa lleva {size} competidor(es) en este torneo."),
     "foreign_entry": gettext_noop("{name} no está inscrito en este torneo."),
     "entry_twice": gettext_noop("{name} está sentado dos veces en la misma ronda."),
@@ -145,16 +161,22 @@ MESSAGES: dict[str, str] = {
         "La ronda {number} no existe todavía y la próxima ronda es la {next}: las rondas van en orden."
     ),
     "round_robin_mode": gettext_noop(
-        "El todos con todos es para parejas fijas o mano a mano; en individual se sortean las mesas."
+        "El todos con todos no se usa en «{system}» ({mode}): ahí las mesas se proponen por "
+        "la clasificación (Proponer mesas)."
     ),
     "round_robin_complete": gettext_noop("Todas las rondas del todos con todos ya existen."),
-    "round_incomplete": gettext_noop("Faltan resultados en la(s) mesa(s) {tables}: no se puede cerrar la ronda."),
+    "round_incomplete": gettext_noop(
+        "Faltan resultados en la(s) mesa(s) {tables}: no se puede cerrar la ronda."
+    ),
     "stale_version": gettext_noop(
         "Esta mesa cambió mientras la editabas (mesa {table}): recarga y vuelve a capturar."
     ),
     "table_empty": gettext_noop("La mesa {table} no tiene jugadores sentados."),
     "invalid_side": gettext_noop("El lado que no se presentó debe ser A o B."),
     "tantos_missing": gettext_noop("Faltan los tantos del lado {side}."),
+    "games_missing": gettext_noop(  # message for code "tantos_missing" on games counts
+        "Faltan las partidas ganadas por {side}."
+    ),
     "no_time_limit": gettext_noop(
         "Este torneo no tiene tiempo límite: una partida no puede terminar por tiempo."
     ),
@@ -242,8 +264,12 @@ MESSAGES: dict[str, str] = {
         "La ronda {number} ya existe con otros emparejamientos: el todos con todos no puede "
         "completarse sin repetir ni saltar rivales. Borra esas rondas o empareja a mano."
     ),
-    "invalid_best_of": gettext_noop("Un encuentro se juega al mejor de 1, 3 o 5 partidas; se recibió {best_of!r}."),
-    "entry_dropped": gettext_noop("{name} se retiró después de la ronda {round}: ya no se empareja."),
+    "invalid_best_of": gettext_noop(
+        "Un encuentro se juega al mejor de 1, 3 o 5 partidas; se recibió {best_of!r}."
+    ),
+    "entry_dropped": gettext_noop(
+        "{name} se retiró después de la ronda {round}: ya no se empareja."
+    ),
     "wrong_system": gettext_noop("Ese tipo de resultado no corresponde al sistema de este torneo."),
     # Swiss match play (tournaments/scoring/swiss.py; seed 000, SCORING.md §3)
     "not_integer_games": gettext_noop(  # message for code "not_integer" on games counts
@@ -283,7 +309,9 @@ MESSAGES: dict[str, str] = {
         "El puesto del competidor {entry_id} debe ser un número entero de 1 o más; "
         "se recibió {value!r}."
     ),
-    "table_size_seating": gettext_noop("Una mesa lleva 3 o 4 jugadores; esta tiene {size}."),
+    "table_size_seating": gettext_noop(
+        "Una mesa lleva de {fewest} a {most} jugadores; esta tiene {size}."
+    ),
     # Table victory points (tournaments/scoring/table.py; seed 004, SCORING.md §4)
     "table_size": gettext_noop(
         "Una mesa lleva 3 o 4 jugadores, uno por resultado; se anotaron {count} resultado(s)."
@@ -317,8 +345,16 @@ MESSAGES: dict[str, str] = {
         "Modo de mesas desconocido: {mode!r} (table: juegos de mesa; partners: dominó "
         "individual con compañero rotativo)."
     ),
-    "table_mode": gettext_noop(
-        "En los juegos de mesa de 3–4 jugadores cada inscripción es un jugador: elige la modalidad «mano a mano» (individual)."
+    "mode_not_for_system": gettext_noop(
+        "El sistema «{system}» no admite esa modalidad; elige una de estas: {modes}."
+    ),
+    "action_not_applicable": gettext_noop("Eso no se hace en un torneo del sistema «{system}»."),
+    "swiss_proposal_mode": gettext_noop(
+        "El emparejamiento suizo no se usa en «{system}» ({mode}): ahí las mesas se proponen "
+        "por la clasificación (Proponer mesas)."
+    ),
+    "castigos_not_applicable": gettext_noop(
+        "Los castigos son en tantos de dominó: el sistema «{system}» no los tiene."
     ),
     "value_too_large": gettext_noop(
         "{value} es demasiado grande para una plantilla (máximo {max}); revisa lo que escribiste."

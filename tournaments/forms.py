@@ -1,4 +1,5 @@
 """Forms of the directors' pages: field-level validation only; the rules are checked by the services."""
+
 from __future__ import annotations
 
 from django import forms
@@ -6,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import systems
 from tournaments.errors import MESSAGES
 from tournaments.models import MAX_SCORE, Player, Tournament
 
@@ -18,48 +20,114 @@ class PlayerForm(forms.Form):
     phone = forms.CharField(label=_("Teléfono (privado)"), max_length=40, required=False)
     active = forms.BooleanField(label=_("Activo"), required=False, initial=True)
     confirm_duplicate = forms.BooleanField(
-        label=_("Sí, es otra persona con el mismo nombre"), required=False,
+        label=_("Sí, es otra persona con el mismo nombre"),
+        required=False,
         widget=forms.HiddenInput,
     )
 
 
 class TournamentForm(forms.ModelForm):
+    """A tournament's settings: only those of its scoring system (``ScoringSystem.fields``),
+    with the modes that system accepts (none to choose when it has one). The system comes
+    from the posted or ``initial`` data, else the tournament, else the first registered
+    one; changing it on the page swaps the fields (HTMX ``hx-get``; without JavaScript, the
+    "show the fields" button posts ``refresh_system``)."""
+
     class Meta:
         model = Tournament
         fields = [
-            "name", "date", "venue", "system", "mode", "target", "time_limit", "bye_rule",
-            "forfeit_winner_tantos", "forfeit_loser_tantos", "rounds_planned", "rated",
-            "forfeits_rated", "status", "best_of",
+            "name",
+            "date",
+            "venue",
+            "system",
+            "mode",
+            "target",
+            "time_limit",
+            "bye_rule",
+            "forfeit_winner_tantos",
+            "forfeit_loser_tantos",
+            "rounds_planned",
+            "rated",
+            "forfeits_rated",
+            "status",
+            "best_of",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["best_of"].required = False
+        self.system = self._chosen_system()
+        for name in list(self.fields):
+            if name not in self.system.fields():
+                del self.fields[name]
+        mode = self.fields["mode"]
+        mode.choices = [(k, v) for k, v in Tournament.Mode.choices if k in self.system.modes]
+        if len(self.system.modes) == 1:
+            mode.widget = forms.HiddenInput()
+            mode.initial = self.system.modes[0]
+            if self.is_bound:
+                self.data = self.data.copy()
+                self.data[self.add_prefix("mode")] = self.system.modes[0]
+        elif not self.instance.pk and self.initial.get("mode") not in self.system.modes:
+            mode.initial = self.initial["mode"] = self.system.modes[0]
+        if "best_of" in self.fields:
+            self.fields["best_of"].required = False
+        self.fields["system"].widget.attrs.update(
+            {
+                "hx-get": ".",
+                "hx-trigger": "change",
+                "hx-target": "#tournament-fields",
+                "hx-select": "#tournament-fields",
+                "hx-swap": "outerHTML",
+                "hx-include": "closest form",
+            }
+        )
         if self.instance.pk:
             # Settings page of an existing tournament: who directs it (services.set_tournament_directors).
             # Staff users may be chosen; anyone already listed stays selectable.
             current = self.instance.directors.values_list("pk", flat=True)
-            users = get_user_model().objects.filter(
-                Q(is_staff=True, is_active=True) | Q(pk__in=list(current))
-            ).order_by("username")
+            users = (
+                get_user_model()
+                .objects.filter(Q(is_staff=True, is_active=True) | Q(pk__in=list(current)))
+                .order_by("username")
+            )
             self.fields["directors"] = forms.ModelMultipleChoiceField(
-                label=_("Directores del torneo"), queryset=users, required=False,
+                label=_("Directores del torneo"),
+                queryset=users,
+                required=False,
                 initial=list(current),
                 help_text=_("Personal que gestiona este torneo (y solo este)."),
             )
 
+    def _chosen_system(self):
+        key = None
+        if self.is_bound:
+            key = self.data.get(self.add_prefix("system"))
+        key = (
+            key
+            or self.initial.get("system")
+            or (self.instance.system if self.instance.pk else None)
+        )
+        try:
+            return systems.get(key)
+        except systems.UnknownSystem:
+            return systems.all_systems()[0]
+
     def clean_best_of(self):
         return self.cleaned_data.get("best_of") or 3
 
-    def clean_system(self):
-        system = self.cleaned_data["system"]
-        return system
+    def settings(self) -> dict:
+        """The cleaned settings that apply to the chosen system (for the services)."""
+        return {k: v for k, v in self.cleaned_data.items() if k in self.system.fields()}
 
 
 class EntryForm(forms.Form):
-    player1 = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none(), empty_label="—")
-    player2 = forms.ModelChoiceField(label=_("Compañero"), queryset=Player.objects.none(), empty_label="—", required=False)
+    player1 = forms.ModelChoiceField(
+        label=_("Jugador"), queryset=Player.objects.none(), empty_label="—"
+    )
+    player2 = forms.ModelChoiceField(
+        label=_("Compañero"), queryset=Player.objects.none(), empty_label="—", required=False
+    )
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
@@ -75,33 +143,39 @@ class EntryForm(forms.Form):
             self.fields["player2"].required = True
 
 
-class ResultForm(forms.Form):
-    """One table's row on the round page. Values are checked again by services.record_result."""
-
-    tantos_a = forms.CharField(label=_("Tantos A"), required=False, max_length=40)
-    tantos_b = forms.CharField(label=_("Tantos B"), required=False, max_length=40)
-    ended_by_time = forms.BooleanField(label=_("Por tiempo"), required=False)
-    forfeit = forms.ChoiceField(
-        label=_("No presentación"), required=False,
-        choices=[("", "—"), ("A", _("No se presentó A")), ("B", _("No se presentó B"))],
-    )
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
-
-
-class MatchResultForm(forms.Form):
-    """One match-play table's row: games won by A, by B, drawn (checked by services.record_match_result)."""
-
-    games_a = forms.CharField(label=_("Partidas ganadas por A"), required=False, max_length=40)
-    games_b = forms.CharField(label=_("Partidas ganadas por B"), required=False, max_length=40)
-    games_drawn = forms.CharField(label=_("Partidas empatadas"), required=False, max_length=40)
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
+def result_row_form(system, table, tournament, data=None) -> forms.Form:
+    """The form of one table's result row, built from the system's boxes
+    (``ScoringSystem.row_fields``): a text box of at most 40 characters per number (the
+    service parses it and says what is wrong in words), a checkbox, a choice among the
+    select's options, and the hidden ``version`` the director saw (0 … 2³¹ − 1). Field
+    checks only; the rules are the service's."""
+    fields: dict[str, forms.Field] = {
+        "version": forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
+    }
+    for box in system.row_fields(table, tournament, None):
+        if box.kind == "checkbox":
+            fields[box.name] = forms.BooleanField(label=box.label, required=False)
+        elif box.kind == "select":
+            fields[box.name] = forms.ChoiceField(
+                label=box.label, required=False, choices=list(box.options)
+            )
+        else:
+            fields[box.name] = forms.CharField(label=box.label, required=False, max_length=40)
+    form_class = type("ResultRowForm", (forms.Form,), fields)
+    return form_class(data)
 
 
 class CastigoForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Jugador"), queryset=Player.objects.none(), empty_label="—")
+    player = forms.ModelChoiceField(
+        label=_("Jugador"), queryset=Player.objects.none(), empty_label="—"
+    )
     tantos = forms.IntegerField(
-        label=_("Tantos"), min_value=1, max_value=MAX_SCORE,
-        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), _(MESSAGES["castigo_tantos"])),
+        label=_("Tantos"),
+        min_value=1,
+        max_value=MAX_SCORE,
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value"), _(MESSAGES["castigo_tantos"])
+        ),
     )
     reason = forms.CharField(label=_("Motivo"), max_length=200)
 
@@ -118,3 +192,9 @@ class ImportForm(forms.Form):
         label=_("Contenido"), choices=[("results", _("Resultados")), ("castigos", _("Castigos"))]
     )
     file = forms.FileField(label=_("Archivo CSV (UTF-8)"))
+
+    def __init__(self, *args, castigos: bool = True, **kwargs):
+        """``castigos``: whether the tournament's system has castigos (else results only)."""
+        super().__init__(*args, **kwargs)
+        if not castigos:
+            self.fields["kind"].choices = [("results", _("Resultados"))]

@@ -40,6 +40,7 @@ one line per seated player, the lines of one round/table forming one table of 3 
 Each table's VP are checked with ``scoring.table.validate_table`` (seed 004, SCORING.md §4).
 See ``import_table_results``.
 """
+
 from __future__ import annotations
 
 import csv
@@ -70,14 +71,29 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.scoring import domino, swiss
+from tournaments.timing import default_played_at
 
 RESULTS_HEADER = (
-    "round", "table", "side_a", "side_b", "tantos_a", "tantos_b", "ended_by_time", "forfeit",
+    "round",
+    "table",
+    "side_a",
+    "side_b",
+    "tantos_a",
+    "tantos_b",
+    "ended_by_time",
+    "forfeit",
     "played_at",
 )
 CASTIGOS_HEADER = ("round", "player", "tantos", "reason")
 MATCH_HEADER = (
-    "round", "table", "player_a", "player_b", "games_a", "games_b", "games_drawn", "drop",
+    "round",
+    "table",
+    "player_a",
+    "player_b",
+    "games_a",
+    "games_b",
+    "games_drawn",
+    "drop",
 )
 TABLE_HEADER = ("round", "table", "player", "vp", "ended_by_time")
 MAX_LINES = 20_000
@@ -175,8 +191,9 @@ def _read_rows(text: str, header: tuple[str, ...]) -> list[tuple[int, list[str]]
             if start == 1:
                 found = [f.lower() for f in fields]
                 if found != list(header):
-                    raise _file_error(1, "bad_header", expected=",".join(header),
-                                      found=",".join(fields)[:200])
+                    raise _file_error(
+                        1, "bad_header", expected=",".join(header), found=",".join(fields)[:200]
+                    )
             elif any(fields):
                 rows.append((start, fields))
             start = reader.line_num + 1
@@ -269,7 +286,7 @@ class _Directory:
                 self.entry_of[p.key] = entry
 
     def player(self, name: str) -> _P:
-        name = services._clean_name(name, field=gettext_noop("nombre"))
+        name = services.clean_name(name, field=gettext_noop("nombre"))
         if name in self.players:
             return self.players[name]
         found = list(Player.objects.filter(full_name=name).order_by("pk"))
@@ -294,8 +311,12 @@ class _Directory:
             return current[0]
         for p, e in zip(players, current, strict=True):
             if e is not None:
-                raise DomainError("player_other_entry", name=p.name, entry=e.name,
-                                  side=" & ".join(q.name for q in players))
+                raise DomainError(
+                    "player_other_entry",
+                    name=p.name,
+                    entry=e.name,
+                    side=" & ".join(q.name for q in players),
+                )
         if self.t.status == Tournament.Status.FINISHED:
             raise DomainError("tournament_finished")
         for p in players:
@@ -311,11 +332,15 @@ class _Directory:
         """Entries named by one side of a line, by the tournament's mode (SCORING.md §1)."""
         names = _names(value)
         mode = self.t.mode
-        sizes = {Tournament.Mode.PAIRS: (2,), Tournament.Mode.SINGLE: (1,),
-                 Tournament.Mode.INDIVIDUAL: (1, 2) if bye else (2,)}[mode]
+        sizes = {
+            Tournament.Mode.PAIRS: (2,),
+            Tournament.Mode.SINGLE: (1,),
+            Tournament.Mode.INDIVIDUAL: (1, 2) if bye else (2,),
+        }[mode]
         if len(names) not in sizes or not all(names):
-            raise DomainError("side_names", side=side, size=gettext(" o ").join(map(str, sizes)),
-                              value=value)
+            raise DomainError(
+                "side_names", side=side, size=gettext(" o ").join(map(str, sizes)), value=value
+            )
         players = [self.player(n) for n in names]
         if mode == Tournament.Mode.PAIRS:
             return [self.entry(players)]
@@ -388,8 +413,9 @@ def _parse_result_line(t: Tournament, who: _Directory, line: int, f: list[str]):
     if forfeit:
         winner, loser = t.forfeit_score
         if (a, b) not in ((winner, loser), (loser, winner)):
-            raise DomainError("forfeit_score_mismatch", winner=winner, loser=loser,
-                              tantos_a=a, tantos_b=b)
+            raise DomainError(
+                "forfeit_score_mismatch", winner=winner, loser=loser, tantos_a=a, tantos_b=b
+            )
     return _Game(line, number, table, a_entries, b_entries, a, b, by_time, forfeit, played_at)
 
 
@@ -413,14 +439,16 @@ def _plan_results(
             if not isinstance(item, _ByeLine):
                 other = seen_table.get((item.round, item.table))
                 if other:
-                    raise DomainError("table_twice", table=item.table, round=item.round,
-                                      other=other)
+                    raise DomainError(
+                        "table_twice", table=item.table, round=item.round, other=other
+                    )
             entries = _entries_of(item)
             for e in entries:
                 other = seen_entry.get((item.round, e.key))
                 if other:
-                    raise DomainError("entry_twice_in_round", name=e.name, round=item.round,
-                                      other=other)
+                    raise DomainError(
+                        "entry_twice_in_round", name=e.name, round=item.round, other=other
+                    )
         except DomainError as exc:
             plan.errors.append(LineError(line, exc.code, exc.message))
             continue
@@ -448,8 +476,8 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
     tables = {
         (tbl.round.number, tbl.number): tbl
         for tbl in Table.objects.filter(round__in=rounds.values())
-        .select_related("round", "result", "match_result").prefetch_related("seats__entry__player1",
-                                                            "seats__entry__player2")
+        .select_related("round", "result", "match_result")
+        .prefetch_related("seats__entry__player1", "seats__entry__player2")
     }
     seats: dict[int, dict[tuple, int]] = {}  # round -> entry key -> table number
     for (number, table_no), tbl in tables.items():
@@ -486,8 +514,11 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
             found = gettext(" contra ").join(
                 " & ".join(e.name for e in side) for side in (g.side_a, g.side_b)
             )
-            plan.errors.append(_error(g.line, "seats_differ", table=g.table, round=g.round,
-                                      seated=seated, found=found))
+            plan.errors.append(
+                _error(
+                    g.line, "seats_differ", table=g.table, round=g.round, seated=seated, found=found
+                )
+            )
 
     in_file_tables = {(g.round, g.table) for g in plan.games}
     in_file_byes = {(b.round, e.key) for b in plan.byes for e in b.entries}
@@ -500,8 +531,9 @@ def _check_against_database(t: Tournament, plan: _Plan) -> None:
                 where = gettext("descanso")
             else:
                 continue
-            plan.errors.append(_error(item.line, "entry_elsewhere", name=e.name,
-                                      round=item.round, where=where))
+            plan.errors.append(
+                _error(item.line, "entry_elsewhere", name=e.name, round=item.round, where=where)
+            )
             break
 
 
@@ -509,13 +541,14 @@ def _seat(acting_user, table: Table, rnd: Round, g) -> None:
     """Seat a planned game's or match's sides at ``table``."""
     for side, entries in (("A", g.side_a), ("B", g.side_b)):
         for pos, e in enumerate(entries, start=1):
-            services._audit(
+            services.audit(
                 Seat(table=table, round=rnd, entry=e.entry, side=side, position=pos), acting_user
             ).save()
 
 
-def import_domino_results(*, acting_user, tournament: Tournament, data: bytes | str
-                          ) -> services.ImportReport:
+def import_domino_results(
+    *, acting_user, tournament: Tournament, data: bytes | str
+) -> services.ImportReport:
     """Import dominó results from a CSV file (bytes or text); all or nothing.
 
     Header exactly ``RESULTS_HEADER``. Unknown players are created and unknown entries
@@ -525,7 +558,7 @@ def import_domino_results(*, acting_user, tournament: Tournament, data: bytes | 
     if it has no result yet, else the line is refused ("seats_differ"); the same entries on
     swapped sides are the same game (the tantos follow their entries). An empty ``played_at``
     keeps an existing result's time, or takes the round's default (tournament date at 10:00
-    plus one hour per round, ``services._default_played_at``).
+    plus one hour per round, ``tournaments.timing.default_played_at``).
 
     Returns ``services.ImportReport`` (results created / changed / unchanged, byes, players
     and entries created). Raises ``ImportRefused`` (codes "import_invalid", "bad_encoding",
@@ -549,8 +582,7 @@ def _apply_results(
     report = services.ImportReport()
     _register_planned(acting_user, t, who, report)
     rounds = _open_rounds(acting_user, t, plan)
-    touched: list[int] = []
-    entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    entered_by = services.entered_by(acting_user)
     for g, table in zip(plan.games, _prepare_tables(acting_user, plan, rounds), strict=True):
         rnd = rounds[g.round]
         if g.action in ("new", "reseat"):
@@ -559,12 +591,17 @@ def _apply_results(
         result = table.result_or_none
         if result is None:
             result = Result(table=table)
-            played_at = g.played_at or rnd.played_at or services._default_played_at(t, rnd.number)
+            played_at = g.played_at or rnd.played_at or default_played_at(t.date, rnd.number)
             report.created += 1
         else:
             played_at = g.played_at or result.played_at
-            old = (result.tantos_a, result.tantos_b, result.ended_by_time, result.forfeit,
-                   result.played_at)
+            old = (
+                result.tantos_a,
+                result.tantos_b,
+                result.ended_by_time,
+                result.forfeit,
+                result.played_at,
+            )
             if old == (a, b, g.ended_by_time, g.forfeit, played_at):
                 report.unchanged += 1
                 continue
@@ -573,18 +610,16 @@ def _apply_results(
         result.ended_by_time, result.forfeit = g.ended_by_time, g.forfeit
         result.played_at = played_at
         result.entered_by = entered_by
-        services._audit(result, acting_user).save()
+        services.audit(result, acting_user).save()
         services.bump_version(table, acting_user)
-        touched.append(table.pk)
 
     _record_byes(acting_user, t, plan, rounds, report)
-    if touched:
-        services._after_commit(touched)
     return report
 
 
-def _register_planned(acting_user, t: Tournament, who: _Directory,
-                      report: services.ImportReport) -> None:
+def _register_planned(
+    acting_user, t: Tournament, who: _Directory, report: services.ImportReport
+) -> None:
     """Create the players and register the entries the file named but the database lacks.
 
     Names are matched exactly, so a new player may only differ from an existing one in case or
@@ -608,24 +643,28 @@ def _duplicate_warning(name: str, existing: list[str]) -> str:
     quoted = [f"«{n}»" for n in existing]
     if len(quoted) == 1:
         return gettext("«{name}» se creó como jugador nuevo; ya existe {other}").format(
-            name=name, other=quoted[0])
+            name=name, other=quoted[0]
+        )
     listed = gettext("{first} y {last}").format(first=", ".join(quoted[:-1]), last=quoted[-1])
     return gettext("«{name}» se creó como jugador nuevo; ya existen {others}").format(
-        name=name, others=listed)
+        name=name, others=listed
+    )
 
 
 def _open_rounds(acting_user, t: Tournament, plan: _Plan) -> dict[int, Round]:
     """The tournament's rounds by number (locked), creating those the file names; a tournament
     in draft or registration starts running."""
     numbers = sorted({g.round for g in plan.games} | {b.round for b in plan.byes})
-    rounds = {r.number: r for r in Round.objects.select_for_update(no_key=True).filter(tournament=t)}
+    rounds = {
+        r.number: r for r in Round.objects.select_for_update(no_key=True).filter(tournament=t)
+    }
     for number in numbers:
         if number not in rounds:
-            rounds[number] = services._audit(Round(tournament=t, number=number), acting_user)
+            rounds[number] = services.audit(Round(tournament=t, number=number), acting_user)
             rounds[number].save()
     if numbers and t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         t.status = Tournament.Status.RUNNING
-        services._audit(t, acting_user).save()
+        services.audit(t, acting_user).save()
     return rounds
 
 
@@ -645,17 +684,18 @@ def _prepare_tables(acting_user, plan: _Plan, rounds: dict[int, Round]) -> list[
         rnd = rounds[g.round]
         table = existing.get((rnd.pk, g.table))
         if table is None:
-            table = services._audit(Table(round=rnd, number=g.table), acting_user)
+            table = services.audit(Table(round=rnd, number=g.table), acting_user)
             table.save()
         if g.action == "reseat":
             for seat in list(table.seats.all()):
-                services._audit(seat, acting_user).delete()
+                services.audit(seat, acting_user).delete()
         tables.append(table)
     return tables
 
 
-def _record_byes(acting_user, t: Tournament, plan: _Plan, rounds: dict[int, Round],
-                 report: services.ImportReport) -> None:
+def _record_byes(
+    acting_user, t: Tournament, plan: _Plan, rounds: dict[int, Round], report: services.ImportReport
+) -> None:
     """Store the file's byes not yet recorded (``report.byes`` counts the new ones)."""
     existing_byes = set(
         Bye.objects.filter(round__tournament=t).values_list("round__number", "entry_id")
@@ -664,7 +704,7 @@ def _record_byes(acting_user, t: Tournament, plan: _Plan, rounds: dict[int, Roun
         for e in item.entries:
             if (item.round, e.entry.pk) in existing_byes:
                 continue
-            services._audit(Bye(round=rounds[item.round], entry=e.entry), acting_user).save()
+            services.audit(Bye(round=rounds[item.round], entry=e.entry), acting_user).save()
             existing_byes.add((item.round, e.entry.pk))
             report.byes += 1
 
@@ -681,7 +721,9 @@ MATCH_MESSAGES = {
         "Faltan las partidas ganadas por el lado {side}; solo una ronda libre (player_b vacío) "
         "deja vacías las partidas."
     ),
-    "bad_drop": gettext_noop("«drop» debe estar vacío o ser «a», «b» o «both»; se recibió «{value}»."),
+    "bad_drop": gettext_noop(
+        "«drop» debe estar vacío o ser «a», «b» o «both»; se recibió «{value}»."
+    ),
     "bye_drop": gettext_noop(
         "En una ronda libre solo puede retirarse player_a («drop» vacío o «a»); "
         "se recibió «{value}»."
@@ -817,8 +859,9 @@ def _check_drops(t: Tournament, plan: _Plan) -> dict[tuple, int]:
     return {key: after for key, (after, _line) in dropped.items()}
 
 
-def import_match_results(*, acting_user, tournament: Tournament, data: bytes | str
-                         ) -> services.ImportReport:
+def import_match_results(
+    *, acting_user, tournament: Tournament, data: bytes | str
+) -> services.ImportReport:
     """Import match-play results of a swiss tournament from a CSV file (bytes or text); all or
     nothing (seed 000, SCORING.md §3).
 
@@ -858,13 +901,13 @@ def import_match_results(*, acting_user, tournament: Tournament, data: bytes | s
         return _apply_matches(acting_user, t, plan, who, drops)
 
 
-def _apply_matches(acting_user, t: Tournament, plan: _Plan, who: _Directory,
-                   drops: dict[tuple, int]) -> MatchImportReport:
+def _apply_matches(
+    acting_user, t: Tournament, plan: _Plan, who: _Directory, drops: dict[tuple, int]
+) -> MatchImportReport:
     report = MatchImportReport()
     _register_planned(acting_user, t, who, report)
     rounds = _open_rounds(acting_user, t, plan)
-    touched: list[int] = []
-    entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    entered_by = services.entered_by(acting_user)
     for m, table in zip(plan.games, _prepare_tables(acting_user, plan, rounds), strict=True):
         if m.action in ("new", "reseat"):
             _seat(acting_user, table, rounds[m.round], m)
@@ -880,9 +923,8 @@ def _apply_matches(acting_user, t: Tournament, plan: _Plan, who: _Directory,
             report.changed += 1
         result.games_a, result.games_b, result.games_drawn = a, b, m.games_drawn
         result.entered_by = entered_by
-        services._audit(result, acting_user).save()
+        services.audit(result, acting_user).save()
         services.bump_version(table, acting_user)
-        touched.append(table.pk)
 
     _record_byes(acting_user, t, plan, rounds, report)
     entries = {e.key: e for item in [*plan.games, *plan.byes] for e in item.drops}
@@ -891,8 +933,6 @@ def _apply_matches(acting_user, t: Tournament, plan: _Plan, who: _Directory,
         if entry.dropped_after_round != after:
             services.drop_entry(acting_user=acting_user, entry=entry, after_round=after)
             report.drops += 1
-    if touched:
-        services._after_commit(touched)
     return report
 
 
@@ -904,7 +944,9 @@ TABLE_MESSAGES = {
         "Este torneo no es de juegos de mesa de 3–4 jugadores: este archivo de mesas solo se "
         "importa en esos torneos."
     ),
-    "table_required": gettext_noop("Falta el número de mesa: cada línea es un jugador sentado en una mesa."),
+    "table_required": gettext_noop(
+        "Falta el número de mesa: cada línea es un jugador sentado en una mesa."
+    ),
     "table_size": gettext_noop(
         "La mesa {table} de la ronda {round} tiene {count} línea(s): una mesa lleva 3 o 4 "
         "jugadores, una línea por jugador."
@@ -960,11 +1002,12 @@ def _vp(value: str, name: str) -> int:
     if value == "":
         raise _table_error("score_missing", name=name)
     try:
-        return services._parse_int(value, "vp")
+        return services.parse_int(value, "vp")
     except ResultError as exc:
         if exc.code == "not_integer":
-            raise ResultError("not_integer", message=MESSAGES["not_integer_vp"],
-                              value=value[:20]) from None
+            raise ResultError(
+                "not_integer", message=MESSAGES["not_integer_vp"], value=value[:20]
+            ) from None
         raise
 
 
@@ -986,8 +1029,9 @@ def _seat_errors(scores: list[int], ended_by_time: bool) -> dict[int, ResultErro
             values[seat - 1] = 0
 
 
-def _parse_table_line(who: _Directory, line: int, f: list[str],
-                      located: dict[tuple[int, int], list[int]]) -> _TableLine:
+def _parse_table_line(
+    who: _Directory, line: int, f: list[str], located: dict[tuple[int, int], list[int]]
+) -> _TableLine:
     """One table-game line → ``_TableLine``; raises DomainError for the first problem. Once its
     round and table are read the line counts in ``located`` (for the size of its table)."""
     if len(f) != len(TABLE_HEADER):
@@ -1004,8 +1048,9 @@ def _parse_table_line(who: _Directory, line: int, f: list[str],
     return _TableLine(line, number, table, entry, vp, by_time)
 
 
-def _plan_table_results(t: Tournament, rows: list[tuple[int, list[str]]]
-                        ) -> tuple[_Plan, _Directory]:
+def _plan_table_results(
+    t: Tournament, rows: list[tuple[int, list[str]]]
+) -> tuple[_Plan, _Directory]:
     """Parse every line, group the lines of each round/table into a ``_TableGame`` and check the
     tables against the file and the database; collect all errors (one per line, the first)."""
     who = _Directory(t)
@@ -1025,8 +1070,9 @@ def _plan_table_results(t: Tournament, rows: list[tuple[int, list[str]]]
             item = _parse_table_line(who, line, fields, located)
             other = seen_entry.get((item.round, item.entry.key))
             if other:
-                raise DomainError("entry_twice_in_round", name=item.entry.name,
-                                  round=item.round, other=other)
+                raise DomainError(
+                    "entry_twice_in_round", name=item.entry.name, round=item.round, other=other
+                )
         except DomainError as exc:
             refuse(line, exc)
             continue
@@ -1036,8 +1082,9 @@ def _plan_table_results(t: Tournament, rows: list[tuple[int, list[str]]]
     for (number, table), lines in located.items():
         if not 3 <= len(lines) <= 4:
             for line in lines:
-                refuse(line, _table_error("table_size", table=table, round=number,
-                                          count=len(lines)))
+                refuse(
+                    line, _table_error("table_size", table=table, round=number, count=len(lines))
+                )
             continue
         first = next((parsed[line] for line in lines if line in parsed), None)
         if first is None:
@@ -1045,11 +1092,17 @@ def _plan_table_results(t: Tournament, rows: list[tuple[int, list[str]]]
         for line in lines:
             item = parsed.get(line)
             if item is not None and item.ended_by_time != first.ended_by_time:
-                refuse(line, _table_error(
-                    "by_time_mismatch", value="sí" if item.ended_by_time else "no",
-                    first="sí" if first.ended_by_time else "no", other=first.line,
-                    table=table, round=number,
-                ))
+                refuse(
+                    line,
+                    _table_error(
+                        "by_time_mismatch",
+                        value="sí" if item.ended_by_time else "no",
+                        first="sí" if first.ended_by_time else "no",
+                        other=first.line,
+                        table=table,
+                        round=number,
+                    ),
+                )
         # Seats in file order; a line refused above stands in with 0 VP (it is refused anyway).
         scores = [parsed[line].vp if line in parsed else 0 for line in lines]
         for index, exc in _seat_errors(scores, first.ended_by_time).items():
@@ -1068,7 +1121,8 @@ def _check_tables_against_database(t: Tournament, plan: _Plan, refuse) -> None:
     tables = {
         (tbl.round.number, tbl.number): tbl
         for tbl in Table.objects.filter(round__in=rounds.values())
-        .select_related("round", "table_result").prefetch_related("seats__entry__player1")
+        .select_related("round", "table_result")
+        .prefetch_related("seats__entry__player1")
     }
     seats: dict[int, dict[tuple, int]] = {}  # round -> entry key -> table number
     for (number, table_no), tbl in tables.items():
@@ -1096,12 +1150,17 @@ def _check_tables_against_database(t: Tournament, plan: _Plan, refuse) -> None:
             elif tbl.table_result_or_none is None:
                 g.action = "reseat"
             else:
-                seated = ", ".join(s.entry.name for s in sorted(tbl.seats.all(),
-                                                                key=lambda s: s.position))
+                seated = ", ".join(
+                    s.entry.name for s in sorted(tbl.seats.all(), key=lambda s: s.position)
+                )
                 found = ", ".join(item.entry.name for item in g.lines)
                 for item in g.lines:
-                    refuse(item.line, _table_error("seats_differ", table=g.table, round=g.round,
-                                                   seated=seated, found=found))
+                    refuse(
+                        item.line,
+                        _table_error(
+                            "seats_differ", table=g.table, round=g.round, seated=seated, found=found
+                        ),
+                    )
                 continue
         for item in g.lines:
             table_no = seats.get(g.round, {}).get(item.entry.key)
@@ -1111,12 +1170,15 @@ def _check_tables_against_database(t: Tournament, plan: _Plan, refuse) -> None:
                 where = gettext("descanso")
             else:
                 continue
-            refuse(item.line, DomainError("entry_elsewhere", name=item.entry.name,
-                                          round=g.round, where=where))
+            refuse(
+                item.line,
+                DomainError("entry_elsewhere", name=item.entry.name, round=g.round, where=where),
+            )
 
 
-def import_table_results(*, acting_user, tournament: Tournament, data: bytes | str
-                         ) -> services.ImportReport:
+def import_table_results(
+    *, acting_user, tournament: Tournament, data: bytes | str
+) -> services.ImportReport:
     """Import the results of a 3–4 player table game (system "table") from a CSV file (bytes or
     text); all or nothing (seed 004, SCORING.md §4).
 
@@ -1155,20 +1217,28 @@ def import_table_results(*, acting_user, tournament: Tournament, data: bytes | s
         return _apply_table_results(acting_user, t, plan, who)
 
 
-def _apply_table_results(acting_user, t: Tournament, plan: _Plan, who: _Directory
-                         ) -> services.ImportReport:
+def _apply_table_results(
+    acting_user, t: Tournament, plan: _Plan, who: _Directory
+) -> services.ImportReport:
     report = services.ImportReport()
     _register_planned(acting_user, t, who, report)
     rounds = _open_rounds(acting_user, t, plan)
-    touched: list[int] = []
-    entered_by = acting_user if getattr(acting_user, "is_authenticated", False) else None
+    entered_by = services.entered_by(acting_user)
     for g, table in zip(plan.games, _prepare_tables(acting_user, plan, rounds), strict=True):
         new_vp: list[tuple[Seat, int]] = []
         if g.action in ("new", "reseat"):
             for position, item in enumerate(g.lines, start=1):
-                services._audit(Seat(table=table, round=rounds[g.round], entry=item.entry.entry,
-                                     side=Seat.Side.A, position=position, vp=item.vp),
-                                acting_user).save()
+                services.audit(
+                    Seat(
+                        table=table,
+                        round=rounds[g.round],
+                        entry=item.entry.entry,
+                        side=Seat.Side.A,
+                        position=position,
+                        vp=item.vp,
+                    ),
+                    acting_user,
+                ).save()
         else:
             seats = {s.entry_id: s for s in table.seats.all()}
             for item in g.lines:
@@ -1186,14 +1256,11 @@ def _apply_table_results(acting_user, t: Tournament, plan: _Plan, who: _Director
             report.changed += 1
         for seat, vp in new_vp:
             seat.vp = vp
-            services._audit(seat, acting_user).save(update_fields=["vp"])
+            services.audit(seat, acting_user).save(update_fields=["vp"])
         result.ended_by_time = g.ended_by_time
         result.entered_by = entered_by
-        services._audit(result, acting_user).save()
+        services.audit(result, acting_user).save()
         services.bump_version(table, acting_user)
-        touched.append(table.pk)
-    if touched:
-        services._after_commit(touched)
     return report
 
 
@@ -1236,7 +1303,7 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
                         raise DomainError("round_missing", number=number)
                     if rnd.closed:
                         raise DomainError("round_closed", number=number)
-                name = services._clean_name(name, field=gettext_noop("jugador"))
+                name = services.clean_name(name, field=gettext_noop("jugador"))
                 if name not in players:
                     players[name] = list(Player.objects.filter(full_name=name).order_by("pk"))
                 candidates = [p for p in players[name] if p.pk in entered]
@@ -1246,10 +1313,11 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
                     raise DomainError("player_not_entered", name=name)
                 if len(candidates) > 1:
                     raise DomainError("ambiguous_player", name=name, count=len(candidates))
-                if not (re.fullmatch(r"[0-9]{1,6}", tantos_s)
-                        and 1 <= int(tantos_s) <= MAX_CASTIGO):
+                if not (
+                    re.fullmatch(r"[0-9]{1,6}", tantos_s) and 1 <= int(tantos_s) <= MAX_CASTIGO
+                ):
                     raise DomainError("castigo_tantos")
-                reason = services._clean_name(reason, field=gettext_noop("motivo"), max_length=200)
+                reason = services.clean_name(reason, field=gettext_noop("motivo"), max_length=200)
             except DomainError as exc:
                 errors.append(LineError(line, exc.code, exc.message))
                 continue
@@ -1258,8 +1326,9 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
             raise ImportRefused(errors)
 
         present = Counter(
-            Castigo.objects.filter(tournament=t).values_list("player_id", "round_id", "tantos",
-                                                               "reason")
+            Castigo.objects.filter(tournament=t).values_list(
+                "player_id", "round_id", "tantos", "reason"
+            )
         )
         created = 0
         for _line, player, rnd, tantos, reason in wanted:
@@ -1267,14 +1336,29 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
             if present[key] > 0:
                 present[key] -= 1
                 continue
-            services.add_castigo(acting_user=acting_user, tournament=t, player=player,
-                                 tantos=tantos, reason=reason, round=rnd)
+            services.add_castigo(
+                acting_user=acting_user,
+                tournament=t,
+                player=player,
+                tantos=tantos,
+                reason=reason,
+                round=rnd,
+            )
             created += 1
         return created
 
 
 __all__ = [
-    "CASTIGOS_HEADER", "ImportRefused", "LineError", "MATCH_HEADER", "MAX_LINES",
-    "MatchImportReport", "RESULTS_HEADER", "TABLE_HEADER", "import_castigos",
-    "import_domino_results", "import_match_results", "import_table_results",
+    "CASTIGOS_HEADER",
+    "ImportRefused",
+    "LineError",
+    "MATCH_HEADER",
+    "MAX_LINES",
+    "MatchImportReport",
+    "RESULTS_HEADER",
+    "TABLE_HEADER",
+    "import_castigos",
+    "import_domino_results",
+    "import_match_results",
+    "import_table_results",
 ]

@@ -3,6 +3,7 @@
 Models hold data and thin query methods; every write goes through ``tournaments.services``
 (DESIGN.md, Conventions). The rules live in the pure modules of ``tournaments.scoring``.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -15,6 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+
+from tournaments import systems
 
 
 def name_key(name: str) -> str:
@@ -53,7 +56,8 @@ class Player(models.Model):
         verbose_name_plural = _("jugadores")
         constraints = [
             models.UniqueConstraint(
-                models.functions.Upper("member_number"), name="player_member_number_ci_unique",
+                models.functions.Upper("member_number"),
+                name="player_member_number_ci_unique",
                 violation_error_message=_("Ese número de socio ya es de otro jugador."),
             ),
         ]
@@ -93,11 +97,6 @@ def pick_current_round(rounds, complete_ids):
 class Tournament(models.Model):
     """A tournament: its scoring system, mode, target and rules (SCORING.md §1 for dominó)."""
 
-    class System(models.TextChoices):
-        DOMINO = "domino", _("Dominó")
-        SWISS = "swiss", _("Suizo (match play)")
-        TABLE = "table", _("Mesa de 3–4 jugadores")
-
     class Mode(models.TextChoices):
         PAIRS = "pairs", _("Parejas fijas")
         INDIVIDUAL = "individual", _("Individual (parejas rotativas)")
@@ -117,7 +116,10 @@ class Tournament(models.Model):
     slug = models.SlugField(max_length=140, unique=True)
     date = models.DateField(_("fecha"))
     venue = models.CharField(_("lugar"), max_length=120, blank=True)
-    system = models.CharField(_("sistema"), max_length=10, choices=System, default=System.DOMINO)
+    #: The scoring system's key; the registry (``tournaments.systems``) lists the choices.
+    system = models.CharField(
+        _("sistema"), max_length=10, choices=systems.choices, default="domino"
+    )
     mode = models.CharField(_("modalidad"), max_length=12, choices=Mode, default=Mode.PAIRS)
     target = models.PositiveSmallIntegerField(
         _("meta (tantos)"), choices=[(100, "100"), (200, "200")], default=100
@@ -125,26 +127,35 @@ class Tournament(models.Model):
     time_limit = models.PositiveSmallIntegerField(
         _("tiempo límite (minutos)"), null=True, blank=True
     )
-    bye_rule = models.CharField(
-        _("descanso"), max_length=4, choices=ByeRule, default=ByeRule.REST
-    )
+    bye_rule = models.CharField(_("descanso"), max_length=4, choices=ByeRule, default=ByeRule.REST)
     forfeit_winner_tantos = models.PositiveSmallIntegerField(
-        _("tantos del ganador por no presentación"), null=True, blank=True,
-        help_text=_("Vacío: la meta del torneo."), validators=[MaxValueValidator(MAX_SCORE)],
+        _("tantos del ganador por no presentación"),
+        null=True,
+        blank=True,
+        help_text=_("Vacío: la meta del torneo."),
+        validators=[MaxValueValidator(MAX_SCORE)],
     )
     forfeit_loser_tantos = models.PositiveSmallIntegerField(
-        _("tantos del perdedor por no presentación"), default=0, validators=[MaxValueValidator(MAX_SCORE)],
+        _("tantos del perdedor por no presentación"),
+        default=0,
+        validators=[MaxValueValidator(MAX_SCORE)],
     )
     rounds_planned = models.PositiveSmallIntegerField(_("número de rondas"), default=5)
     best_of = models.PositiveSmallIntegerField(
-        _("partidas por encuentro (al mejor de)"), choices=[(1, "1"), (3, "3"), (5, "5")], default=3,
+        _("partidas por encuentro (al mejor de)"),
+        choices=[(1, "1"), (3, "3"), (5, "5")],
+        default=3,
         help_text=_("Solo torneos suizos (match play)."),
     )
     rated = models.BooleanField(_("cuenta para el ranking"), default=True)
-    forfeits_rated = models.BooleanField(_("las no presentaciones cuentan para el ranking"), default=False)
+    forfeits_rated = models.BooleanField(
+        _("las no presentaciones cuentan para el ranking"), default=False
+    )
     status = models.CharField(_("estado"), max_length=12, choices=Status, default=Status.DRAFT)
     directors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments",
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_tournaments",
         verbose_name=_("directores"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -157,7 +168,8 @@ class Tournament(models.Model):
         verbose_name_plural = _("torneos")
         constraints = [
             models.CheckConstraint(
-                condition=Q(target__in=[100, 200]), name="tournament_target_100_200",
+                condition=Q(target__in=[100, 200]),
+                name="tournament_target_100_200",
                 violation_error_message=_("La meta debe ser 100 o 200 tantos."),
             ),
         ]
@@ -171,7 +183,9 @@ class Tournament(models.Model):
     @property
     def forfeit_score(self) -> tuple[int, int]:
         """(winner's tantos, loser's tantos) recorded for a forfeit; default (target, 0). SCORING.md §1."""
-        winner = self.forfeit_winner_tantos if self.forfeit_winner_tantos is not None else self.target
+        winner = (
+            self.forfeit_winner_tantos if self.forfeit_winner_tantos is not None else self.target
+        )
         return winner, self.forfeit_loser_tantos
 
     @property
@@ -182,61 +196,24 @@ class Tournament(models.Model):
         """Rounds that have begun: closed, or with at least one result. A bye counts in the
         standings only from then on (a round robin records every round's byes in advance).
         A queryset, used as a subquery (no query of its own)."""
-        return Round.objects.filter(tournament=self).filter(
-            Q(closed=True) | Q(tables__result__isnull=False) | Q(tables__match_result__isnull=False)
-            | Q(tables__table_result__isnull=False)
-        ).values("pk")
+        return (
+            Round.objects.filter(tournament=self)
+            .filter(Q(closed=True) | systems.has_result_q("tables__"))
+            .values("pk")
+        )
 
     def current_round(self) -> Round | None:
         """The round being played (``pick_current_round``): the first open round still missing
         results, else the last open round, else the last round; None before round 1. One query."""
         rounds = list(self.rounds.annotate(**Round.completion_counts()).order_by("number"))
-        return pick_current_round(rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results})
+        return pick_current_round(
+            rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results}
+        )
 
     def standings(self) -> list[StandingLine]:
-        """The standings of this tournament, best first, as ``StandingLine`` (row + entry).
-
-        Reads entries, seats, results, byes, castigos and sorteos in six queries whatever the
-        number of entries or rounds, and hands plain data to the system's pure module:
-        dominó → ``scoring.domino.standings`` (seed 003, SCORING.md §1). Only tables with a
-        result count; a forfeit counts like any other game.
-        """
-        if self.system == self.System.SWISS:
-            return self._swiss_standings()
-        if self.system == self.System.TABLE:
-            return self._table_standings()
-        return self._domino_standings()
-
-    def _table_standings(self) -> list[StandingLine]:
-        """Table-game standings (seed 004, SCORING.md §4): four queries whatever the size.
-        Competitors are single-player entries; a bye gives 3 points and no VP."""
-        from tournaments.scoring import table as table_scoring
-
-        entries = {e.pk: e for e in self.entries.select_related("player1", "player2")}
-        seated: dict[int, list[tuple[int, int, int]]] = {}
-        for table_id, entry_id, position, vp in Seat.objects.filter(
-            round__tournament=self, table__table_result__isnull=False
-        ).values_list("table_id", "entry_id", "position", "vp"):
-            seated.setdefault(table_id, []).append((position, entry_id, vp))
-        games = []
-        for table_id, number, by_time in TableResult.objects.filter(
-            table__round__tournament=self
-        ).values_list("table_id", "table__round__number", "ended_by_time"):
-            seats = sorted(seated.get(table_id, []))
-            if 3 <= len(seats) <= 4 and all(vp is not None for _, _, vp in seats):
-                games.append(table_scoring.TableGame(
-                    round_number=number, player_ids=tuple(e for _, e, _ in seats),
-                    scores=tuple(vp for _, _, vp in seats), ended_by_time=by_time,
-                ))
-        byes = [
-            table_scoring.TableBye(round_number=number, player_id=entry_id)
-            for entry_id, number in Bye.objects.filter(round__in=self.started_rounds()).values_list(
-                "entry_id", "round__number"
-            )
-        ]
-        sorteo = dict(Sorteo.objects.filter(tournament=self).values_list("entry_id", "lot"))
-        rows = table_scoring.standings(list(entries), games, byes=byes, sorteo=sorteo)
-        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
+        """The standings, best first, as ``StandingLine`` (row + entry): the scoring
+        system's (``systems.of(self).standings``), in a fixed number of queries."""
+        return systems.of(self).standings(self)
 
     def propose_pairings(self, round_number: int, *, seed: int):
         """Propose the tables of ``round_number`` by Swiss pairing (``pairing.swiss.pair_round``)
@@ -245,14 +222,17 @@ class Tournament(models.Model):
         had come from the earlier rounds. Four queries plus those of ``standings()``.
 
         Returns ``(pairing, lines_by_entry)``: the pure ``Pairing`` and each entry's standings
-        line (for showing scores). Raises DomainError "round_robin_mode" in individual mode,
+        line (for showing scores). Raises DomainError "swiss_proposal_mode" (a system or mode without Swiss proposals),
         "too_few_entries".
         """
         from tournaments.errors import DomainError
         from tournaments.pairing import swiss as swiss_pairing
 
-        if self.mode == self.Mode.INDIVIDUAL:
-            raise DomainError("round_robin_mode")
+        system = systems.of(self)
+        if systems.SWISS_PROPOSAL not in system.actions(self):
+            raise DomainError(
+                "swiss_proposal_mode", system=system.label, mode=self.get_mode_display()
+            )
         lines = self.standings()
         opponents: dict[int, set[int]] = {}
         sides: dict[int, dict[str, list[int]]] = {}
@@ -266,20 +246,26 @@ class Tournament(models.Model):
                     opponents.setdefault(a, set()).add(b)
                     opponents.setdefault(b, set()).add(a)
         byes: dict[int, int] = {}
-        for entry_id in Bye.objects.filter(round__tournament=self, round__number__lt=round_number).values_list(
-            "entry_id", flat=True
-        ):
+        for entry_id in Bye.objects.filter(
+            round__tournament=self, round__number__lt=round_number
+        ).values_list("entry_id", flat=True):
             byes[entry_id] = byes.get(entry_id, 0) + 1
-        score_key = "match_points" if self.system == self.System.SWISS else "puntos"
+        score_key = systems.of(self).first_figure()
         pool = [
             swiss_pairing.PairingEntry(
-                entry_id=line.entry.pk, score=line.row.figures[score_key], rank=rank,
-                opponents=frozenset(opponents.get(line.entry.pk, ())), byes=byes.get(line.entry.pk, 0),
+                entry_id=line.entry.pk,
+                score=line.row.figures[score_key],
+                rank=rank,
+                opponents=frozenset(opponents.get(line.entry.pk, ())),
+                byes=byes.get(line.entry.pk, 0),
             )
             for rank, line in enumerate(lines, start=1)
-            if line.entry.dropped_after_round is None or line.entry.dropped_after_round >= round_number
+            if line.entry.dropped_after_round is None
+            or line.entry.dropped_after_round >= round_number
         ]
-        first = not Seat.objects.filter(round__tournament=self, round__number__lt=round_number).exists()
+        first = not Seat.objects.filter(
+            round__tournament=self, round__number__lt=round_number
+        ).exists()
         pairing = swiss_pairing.pair_round(pool, seed=seed, first_round=first)
         return pairing, {line.entry.pk: line for line in lines}
 
@@ -293,6 +279,8 @@ class Tournament(models.Model):
         """
         from tournaments.pairing import seating as seating_engine
 
+        system = systems.of(self)
+        with_partners = system.partners_at_table(self)
         lines = self.standings()
         met: dict[int, set[int]] = {}
         partners: dict[int, set[int]] = {}
@@ -306,106 +294,43 @@ class Tournament(models.Model):
                 for other_side, o in seats:
                     if o != e:
                         met.setdefault(e, set()).add(o)
-                        if other_side == side and self.system == self.System.DOMINO:
+                        if other_side == side and with_partners:
                             partners.setdefault(e, set()).add(o)
         byes: dict[int, int] = {}
-        for entry_id in Bye.objects.filter(round__tournament=self, round__number__lt=round_number).values_list(
-            "entry_id", flat=True
-        ):
+        for entry_id in Bye.objects.filter(
+            round__tournament=self, round__number__lt=round_number
+        ).values_list("entry_id", flat=True):
             byes[entry_id] = byes.get(entry_id, 0) + 1
         pool = [
             seating_engine.SeatingPlayer(
-                player_id=line.entry.pk, rank=rank, met=frozenset(met.get(line.entry.pk, ())),
-                partners=frozenset(partners.get(line.entry.pk, ())), byes=byes.get(line.entry.pk, 0),
+                entry_id=line.entry.pk,
+                rank=rank,
+                met=frozenset(met.get(line.entry.pk, ())),
+                partners=frozenset(partners.get(line.entry.pk, ())),
+                byes=byes.get(line.entry.pk, 0),
             )
             for rank, line in enumerate(lines, start=1)
-            if line.entry.dropped_after_round is None or line.entry.dropped_after_round >= round_number
+            if line.entry.dropped_after_round is None
+            or line.entry.dropped_after_round >= round_number
         ]
         first = not tables
-        if self.system == self.System.TABLE:
+        if not system.has_sides:
             result = seating_engine.seat_table_game(pool, seed=seed, first_round=first)
         else:
             result = seating_engine.seat_rotating_partners(pool, seed=seed, first_round=first)
         return result, {line.entry.pk: line for line in lines}
 
-    def _swiss_standings(self) -> list[StandingLine]:
-        """Swiss standings (seed 000, SCORING.md §3): five queries whatever the size."""
-        from tournaments.scoring import swiss
-
-        entries = {e.pk: e for e in self.entries.select_related("player1", "player2")}
-        seats: dict[int, dict[str, int]] = {}
-        for table_id, entry_id, side in Seat.objects.filter(
-            round__tournament=self, table__match_result__isnull=False
-        ).values_list("table_id", "entry_id", "side"):
-            seats.setdefault(table_id, {})[side] = entry_id
-        matches = [
-            swiss.Match(round_number=number, entry_a=seats[table_id]["A"], entry_b=seats[table_id]["B"],
-                        games_a=a, games_b=b, games_drawn=d)
-            for table_id, number, a, b, d in MatchResult.objects.filter(table__round__tournament=self)
-            .values_list("table_id", "table__round__number", "games_a", "games_b", "games_drawn")
-            if len(seats.get(table_id, {})) == 2
-        ]
-        matches += [
-            swiss.Match(round_number=number, entry_a=entry_id, entry_b=None)
-            for entry_id, number in Bye.objects.filter(round__in=self.started_rounds()).values_list(
-                "entry_id", "round__number"
-            )
-        ]
-        sorteo = dict(Sorteo.objects.filter(tournament=self).values_list("entry_id", "lot"))
-        rows = swiss.standings(list(entries), matches, sorteo=sorteo)
-        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
-
-    def _domino_standings(self) -> list[StandingLine]:
-        """Dominó standings (seed 003, SCORING.md §1): six queries whatever the size."""
-        from tournaments.scoring import domino
-
-        entries = {e.pk: e for e in self.entries.select_related("player1", "player2")}
-        sides: dict[int, dict[str, list[int]]] = {}
-        for table_id, entry_id, side in (
-            Seat.objects.filter(round__tournament=self, table__result__isnull=False)
-            .order_by("table_id", "side", "position")
-            .values_list("table_id", "entry_id", "side")
-        ):
-            sides.setdefault(table_id, {"A": [], "B": []})[side].append(entry_id)
-        games = [
-            domino.Game(
-                side_a=tuple(sides[table_id]["A"]), side_b=tuple(sides[table_id]["B"]),
-                tantos_a=a, tantos_b=b, ended_by_time=by_time,
-            )
-            for table_id, a, b, by_time in Result.objects.filter(table__round__tournament=self)
-            .order_by("table__round__number", "table__number")
-            .values_list("table_id", "tantos_a", "tantos_b", "ended_by_time")
-            if table_id in sides
-        ]
-        byes: dict[int, int] = {}
-        for entry_id in Bye.objects.filter(round__in=self.started_rounds()).values_list("entry_id", flat=True):
-            byes[entry_id] = byes.get(entry_id, 0) + 1
-        entry_of_player = {}
-        for e in entries.values():
-            for pid in e.player_ids():
-                entry_of_player[pid] = e.pk
-        castigos: dict[int, int] = {}
-        for player_id, tantos in Castigo.objects.filter(tournament=self).values_list("player_id", "tantos"):
-            entry_id = entry_of_player.get(player_id)
-            if entry_id is not None:
-                castigos[entry_id] = castigos.get(entry_id, 0) + tantos
-        sorteo = dict(Sorteo.objects.filter(tournament=self).values_list("entry_id", "lot"))
-        rows = domino.standings(
-            list(entries), games, target=self.target, castigos=castigos, byes=byes,
-            bye_rule=self.bye_rule, sorteo=sorteo,
-        )
-        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
-
 
 class StandingLine:
-    """One line of a standings table: the pure ``StandingRow`` and its ``Entry``."""
+    """One line of a standings table: the pure ``StandingRow`` and its ``Entry``; ``cells``:
+    the formatted figures the standings page shows (``views.public.standings_context``)."""
 
-    __slots__ = ("row", "entry", "round_points")
+    __slots__ = ("cells", "entry", "row")
 
     def __init__(self, row, entry):
         self.row = row
         self.entry = entry
-        self.round_points = []
+        self.cells = []
 
     def __getattr__(self, name):
         return getattr(self.row, name)
@@ -481,10 +406,7 @@ class Round(models.Model):
         result of any system); a round is complete when they are equal and not zero."""
         from django.db.models import Count
 
-        with_result = (
-            Q(tables__result__isnull=False) | Q(tables__match_result__isnull=False)
-            | Q(tables__table_result__isnull=False)
-        )
+        with_result = systems.has_result_q("tables__")
         return {
             "n_tables": Count("tables", distinct=True),
             "n_results": Count("tables", filter=with_result, distinct=True),
@@ -492,9 +414,12 @@ class Round(models.Model):
 
     def missing_results(self) -> int:
         """How many of this round's tables have no result yet (one query)."""
-        counts = Round.objects.filter(pk=self.pk).annotate(**Round.completion_counts()).values_list(
-            "n_tables", "n_results"
-        ).get()
+        counts = (
+            Round.objects.filter(pk=self.pk)
+            .annotate(**Round.completion_counts())
+            .values_list("n_tables", "n_results")
+            .get()
+        )
         return counts[0] - counts[1]
 
     def tables_with_results(self) -> list[Table]:
@@ -508,7 +433,9 @@ class Round(models.Model):
         """Entries that rest this round (recorded byes), in entry order."""
         return [
             b.entry
-            for b in self.byes.select_related("entry__player1", "entry__player2").order_by("entry_id")
+            for b in self.byes.select_related("entry__player1", "entry__player2").order_by(
+                "entry_id"
+            )
         ]
 
 
@@ -537,15 +464,18 @@ class Table(models.Model):
         loaded: three queries whatever the number of tables."""
         return (
             cls.objects.select_related(
-                "result", "result__entered_by", "match_result", "match_result__entered_by",
-                "table_result", "table_result__entered_by",
+                *(
+                    name
+                    for relation in systems.result_relations()
+                    for name in (relation, f"{relation}__entered_by")
+                )
             )
             .prefetch_related(
                 models.Prefetch(
                     "seats",
-                    queryset=Seat.objects.select_related("entry__player1", "entry__player2").order_by(
-                        "side", "position"
-                    ),
+                    queryset=Seat.objects.select_related(
+                        "entry__player1", "entry__player2"
+                    ).order_by("side", "position"),
                 )
             )
             .order_by("round__number", "number")
@@ -560,30 +490,10 @@ class Table(models.Model):
         return " & ".join(e.name for e in entries)
 
     @property
-    def result_or_none(self) -> Result | None:
-        try:
-            return self.result
-        except Result.DoesNotExist:
-            return None
-
-    @property
-    def match_result_or_none(self) -> MatchResult | None:
-        try:
-            return self.match_result
-        except MatchResult.DoesNotExist:
-            return None
-
-    @property
-    def table_result_or_none(self) -> TableResult | None:
-        try:
-            return self.table_result
-        except TableResult.DoesNotExist:
-            return None
-
-    @property
     def any_result(self):
-        """The table's result whatever the system (``Result``, ``MatchResult`` or ``TableResult``)."""
-        return self.result_or_none or self.match_result_or_none or self.table_result_or_none
+        """The table's result whatever its system's storage model, or None
+        (``systems.any_result``)."""
+        return systems.any_result(self)
 
 
 class Seat(models.Model):
@@ -599,8 +509,12 @@ class Seat(models.Model):
     side = models.CharField(max_length=1, choices=Side)
     position = models.PositiveSmallIntegerField(default=1)
     vp = models.PositiveIntegerField(
-        _("puntos de victoria (VP)"), null=True, blank=True,
-        help_text=_("Solo juegos de mesa de 3–4 jugadores: la puntuación del jugador en la partida."),
+        _("puntos de victoria (VP)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Solo juegos de mesa de 3–4 jugadores: la puntuación del jugador en la partida."
+        ),
         validators=[MaxValueValidator(MAX_SCORE)],
     )
     history = HistoricalRecords()
@@ -656,7 +570,8 @@ class Result(models.Model):
         indexes = [models.Index(fields=["played_at"], name="result_played_at")]
         constraints = [
             models.CheckConstraint(
-                condition=~Q(tantos_a=models.F("tantos_b")), name="result_no_tie",
+                condition=~Q(tantos_a=models.F("tantos_b")),
+                name="result_no_tie",
                 violation_error_message=_("Un empate no es un resultado: alguien tiene que ganar."),
             ),
         ]
@@ -670,8 +585,12 @@ class MatchResult(models.Model):
     games, for a best-of-N match (seed 000, SCORING.md §3)."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match_result")
-    games_a = models.PositiveSmallIntegerField(_("partidas ganadas por A"), validators=[MaxValueValidator(MAX_SCORE)])
-    games_b = models.PositiveSmallIntegerField(_("partidas ganadas por B"), validators=[MaxValueValidator(MAX_SCORE)])
+    games_a = models.PositiveSmallIntegerField(
+        _("partidas ganadas por A"), validators=[MaxValueValidator(MAX_SCORE)]
+    )
+    games_b = models.PositiveSmallIntegerField(
+        _("partidas ganadas por B"), validators=[MaxValueValidator(MAX_SCORE)]
+    )
     games_drawn = models.PositiveSmallIntegerField(
         _("partidas empatadas"), default=0, validators=[MaxValueValidator(MAX_SCORE)]
     )
@@ -740,7 +659,8 @@ class Castigo(models.Model):
         verbose_name_plural = _("castigos")
         constraints = [
             models.CheckConstraint(
-                condition=Q(tantos__gt=0), name="castigo_positive",
+                condition=Q(tantos__gt=0),
+                name="castigo_positive",
                 violation_error_message=_("El castigo debe ser de al menos 1 tanto."),
             ),
         ]

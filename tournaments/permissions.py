@@ -7,6 +7,7 @@
 - a user listed in ``Tournament.directors`` (even outside the group) manages that tournament only;
 - superusers: everything.
 """
+
 from __future__ import annotations
 
 DIRECTORS_GROUP = "Directores"
@@ -33,8 +34,10 @@ def can_manage(user, tournament) -> bool:
         return False
     if user.is_superuser:
         return True
-    return tournament is not None and tournament.pk is not None and (
-        tournament.directors.filter(pk=user.pk).exists()
+    return (
+        tournament is not None
+        and tournament.pk is not None
+        and (tournament.directors.filter(pk=user.pk).exists())
     )
 
 

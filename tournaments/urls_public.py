@@ -11,5 +11,7 @@ urlpatterns = [
     path("torneos/<slug:slug>/clasificacion/", public.standings, name="standings"),
     path("torneos/<slug:slug>/clasificacion.csv", public.standings_csv, name="standings_csv"),
     path("torneos/<slug:slug>/ronda/<int:number>/", public.round_detail, name="round"),
-    path("torneos/<slug:slug>/ronda/<int:number>/imprimir/", public.round_print, name="round_print"),
+    path(
+        "torneos/<slug:slug>/ronda/<int:number>/imprimir/", public.round_print, name="round_print"
+    ),
 ]

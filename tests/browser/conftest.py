@@ -5,6 +5,7 @@ Without /usr/bin/chromium the browser tests are skipped with the reason shown, e
 (the environment variable CI set), where a missing browser is a failure: ``make test`` installs
 it (apt-get install chromium).
 """
+
 import os
 from pathlib import Path
 
@@ -17,7 +18,10 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 780}
@@ -34,8 +38,10 @@ def pytest_collection_modifyitems(items):
 
 def _unavailable(reason: str):
     if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI is set: the browser tests must run; `make test` installs chromium)",
-                    pytrace=False)
+        pytest.fail(
+            f"{reason} (CI is set: the browser tests must run; `make test` installs chromium)",
+            pytrace=False,
+        )
     pytest.skip(reason)
 
 
@@ -50,14 +56,18 @@ def browser():
         _unavailable("the playwright package is missing: pip install -e '.[test]'")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
         )
         yield chromium
         chromium.close()
 
 
 def _context(browser, viewport, **extra):
-    context = browser.new_context(viewport=viewport, locale="es-ES", timezone_id="America/Mexico_City", **extra)
+    context = browser.new_context(
+        viewport=viewport, locale="es-ES", timezone_id="America/Mexico_City", **extra
+    )
     context.set_default_timeout(15_000)
     return context
 
@@ -94,7 +104,9 @@ def screenshot():
 def assert_no_sideways_scroll(page, width: int = PHONE["width"]) -> None:
     """The page itself never scrolls sideways on a phone; wide tables scroll inside .table-scroll."""
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width, f"{page.url}: the page is {scroll_width}px wide on a {width}px screen"
+    assert scroll_width <= width, (
+        f"{page.url}: the page is {scroll_width}px wide on a {width}px screen"
+    )
 
 
 @pytest.fixture
@@ -103,9 +115,12 @@ def no_sideways_scroll():
 
 
 PAIRS = [
-    ("Amparo Rivas", "Bruno Salcedo"), ("Celia Quintana", "Dámaso Olmedo"),
-    ("Esther Naranjo", "Fermín Lobato"), ("Gloria Herrán", "Horacio Ibarra"),
-    ("Inés Jaramillo", "Julián Kessler"), ("Lucía Mendaro", "Marcos Ñeco"),
+    ("Amparo Rivas", "Bruno Salcedo"),
+    ("Celia Quintana", "Dámaso Olmedo"),
+    ("Esther Naranjo", "Fermín Lobato"),
+    ("Gloria Herrán", "Horacio Ibarra"),
+    ("Inés Jaramillo", "Julián Kessler"),
+    ("Lucía Mendaro", "Marcos Ñeco"),
     ("Nieves Ortuño", "Octavio Prado"),
 ]
 
@@ -125,35 +140,61 @@ def club(director):
     today = timezone.localdate()
     players = {
         name: services.create_player(acting_user=director, full_name=name)
-        for pair in PAIRS for name in pair
+        for pair in PAIRS
+        for name in pair
     }
 
     def register(t):
         return [
-            services.register_entry(acting_user=director, tournament=t, players=[players[a], players[b]])
+            services.register_entry(
+                acting_user=director, tournament=t, players=[players[a], players[b]]
+            )
             for a, b in PAIRS
         ]
 
     earlier = services.create_tournament(
-        acting_user=director, name="Torneo de la Vendimia", date=today - dt.timedelta(days=30),
-        mode="pairs", target=100,
+        acting_user=director,
+        name="Torneo de la Vendimia",
+        date=today - dt.timedelta(days=30),
+        mode="pairs",
+        target=100,
     )
     old = register(earlier)
-    rnd = services.set_pairings(acting_user=director, tournament=earlier, round_number=1,
-                                tables=[([old[0]], [old[6]]), ([old[1]], [old[5]]), ([old[2]], [old[4]])])
+    rnd = services.set_pairings(
+        acting_user=director,
+        tournament=earlier,
+        round_number=1,
+        tables=[([old[0]], [old[6]]), ([old[1]], [old[5]]), ([old[2]], [old[4]])],
+    )
     for i, table in enumerate(rnd.tables.order_by("number")):
-        services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=35 + 20 * i, version=0)
+        services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=35 + 20 * i, version=0
+        )
     services.close_round(acting_user=director, round=rnd)
-    services.update_tournament(acting_user=director, tournament=earlier, status=Tournament.Status.FINISHED)
+    services.update_tournament(
+        acting_user=director, tournament=earlier, status=Tournament.Status.FINISHED
+    )
 
     t = services.create_tournament(
-        acting_user=director, name="Copa del Faro", date=today, venue="Casino del Puerto",
-        mode="pairs", target=100, time_limit=30,
+        acting_user=director,
+        name="Copa del Faro",
+        date=today,
+        venue="Casino del Puerto",
+        mode="pairs",
+        target=100,
+        time_limit=30,
     )
     entries = register(t)
-    services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                          tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]]),
-                                  ([entries[4]], [entries[5]])])
+    services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[
+            ([entries[0]], [entries[1]]),
+            ([entries[2]], [entries[3]]),
+            ([entries[4]], [entries[5]]),
+        ],
+    )
     t.refresh_from_db()
     return {"t": t, "entries": entries, "players": players}
 

@@ -1,12 +1,20 @@
 """A director at the venue with a phone: logs in, types every table's score sheet into the round
 page (one refused, then corrected), records a castigo and closes the round."""
+
 from tournaments.models import Castigo, Result
 
 DESKTOP = {"width": 1280, "height": 900}
 
 
 def test_director_enters_a_round_on_a_phone_and_closes_it(
-    live_server, club, phone, browser, login, expect, screenshot, no_sideways_scroll,
+    live_server,
+    club,
+    phone,
+    browser,
+    login,
+    expect,
+    screenshot,
+    no_sideways_scroll,
 ):
     page = phone
     t = club["t"]
@@ -59,10 +67,14 @@ def test_director_enters_a_round_on_a_phone_and_closes_it(
     panel.get_by_role("button", name="Registrar castigo").click()
     expect(page.locator("#castigos .castigo-list")).to_contain_text("Esther Naranjo")
     expect(page.locator("#castigos .castigo-list")).to_contain_text("Hablar durante la mano")
-    assert Castigo.objects.filter(tournament=t, player__full_name="Esther Naranjo", tantos=10).exists()
+    assert Castigo.objects.filter(
+        tournament=t, player__full_name="Esther Naranjo", tantos=10
+    ).exists()
 
     # The same page on a laptop, with the same login.
-    wide = browser.new_context(viewport=DESKTOP, locale="es-ES", storage_state=page.context.storage_state())
+    wide = browser.new_context(
+        viewport=DESKTOP, locale="es-ES", storage_state=page.context.storage_state()
+    )
     try:
         laptop = wide.new_page()
         laptop.goto(page.url)

@@ -1,11 +1,17 @@
 """The language switcher in a real browser: a Spanish phone turns the standings into English, the
 choice stays on the next pages, then into Russian; and a double tap on "Guardar" of a new
 tournament creates it once."""
+
 from tournaments.models import Tournament
 
 
 def test_the_switcher_turns_the_site_into_english_and_russian(
-    live_server, club, phone, expect, screenshot, no_sideways_scroll,
+    live_server,
+    club,
+    phone,
+    expect,
+    screenshot,
+    no_sideways_scroll,
 ):
     page = phone
     t = club["t"]

@@ -1,10 +1,13 @@
 """A player with a phone, not logged in: finds their table from the home page as they type, then
 watches the standings change when the director saves a result."""
+
 import re
 
 from tournaments import services
 
-LIVE_REFRESH = "document.querySelectorAll('[data-live]').forEach((el) => htmx.trigger(el, 'refresh'))"
+LIVE_REFRESH = (
+    "document.querySelectorAll('[data-live]').forEach((el) => htmx.trigger(el, 'refresh'))"
+)
 
 
 def standings_row(page, name):
@@ -12,7 +15,14 @@ def standings_row(page, name):
 
 
 def test_player_finds_their_table_and_follows_the_live_standings(
-    live_server, club, phone, desktop, director, expect, screenshot, no_sideways_scroll,
+    live_server,
+    club,
+    phone,
+    desktop,
+    director,
+    expect,
+    screenshot,
+    no_sideways_scroll,
 ):
     page, t = phone, club["t"]
 
@@ -68,19 +78,28 @@ def test_player_finds_their_table_and_follows_the_live_standings(
     desktop.goto(live_server.url + "/")
     screenshot(desktop, "home-1280")
     desktop.goto(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
-    expect(standings_row(desktop, "Celia Quintana & Dámaso Olmedo").locator("td").nth(1)).to_have_text("1")
+    expect(
+        standings_row(desktop, "Celia Quintana & Dámaso Olmedo").locator("td").nth(1)
+    ).to_have_text("1")
     screenshot(desktop, "standings-1280")
 
 
 def test_live_refresh_runs_every_15_seconds_and_pauses_while_the_tab_is_hidden(
-    live_server, club, phone, expect,
+    live_server,
+    club,
+    phone,
+    expect,
 ):
     """static/js/live.js on a fake clock: a refresh 15 s after the last, none while hidden, one
     as soon as the tab is visible again."""
     page, t = phone, club["t"]
     refreshes = []
-    page.on("request", lambda request: refreshes.append(request.url)
-            if request.headers.get("hx-request") == "true" else None)
+    page.on(
+        "request",
+        lambda request: (
+            refreshes.append(request.url) if request.headers.get("hx-request") == "true" else None
+        ),
+    )
     page.clock.install()
     page.goto(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
     expect(page.locator("[data-live]")).to_have_count(2)
@@ -92,7 +111,8 @@ def test_live_refresh_runs_every_15_seconds_and_pauses_while_the_tab_is_hidden(
         page.clock.run_for(2_000)
     page.wait_for_timeout(500)
     assert sorted(url.rsplit("/torneos/", 1)[1] for url in refreshes) == [
-        f"{t.slug}/clasificacion/", f"{t.slug}/ronda/1/",
+        f"{t.slug}/clasificacion/",
+        f"{t.slug}/ronda/1/",
     ]
 
     # Hidden: nothing for a minute.

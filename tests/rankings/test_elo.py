@@ -219,7 +219,7 @@ def test_k_factor_seed_values():
 
 def test_k_factor_decreases_with_games():
     ks = [k_factor(ng) for ng in range(20, 400)]
-    assert all(a > b for a, b in zip(ks, ks[1:]))
+    assert all(a > b for a, b in zip(ks, ks[1:], strict=False))
     assert k_factor(100_000) > 5
 
 
@@ -336,10 +336,10 @@ def test_changes_sum_to_zero_when_all_k_equal(size, side_ratings, ng, margin, lo
     margin=st.integers(min_value=1, max_value=250),
     loser_tantos=st.integers(min_value=0, max_value=199),
 )
-def test_scores_stay_in_range_and_no_change_exceeds_k(
-    side_ratings, ngs, margin, loser_tantos
-):
-    players = [PlayerBefore(i, r, n) for i, (r, n) in enumerate(zip(side_ratings, ngs))]
+def test_scores_stay_in_range_and_no_change_exceeds_k(side_ratings, ngs, margin, loser_tantos):
+    players = [
+        PlayerBefore(i, r, n) for i, (r, n) in enumerate(zip(side_ratings, ngs, strict=False))
+    ]
     updates = game_update(players[:2], players[2:], loser_tantos + margin, loser_tantos)
     for u in updates:
         assert 0.0 <= u.score <= 1.0

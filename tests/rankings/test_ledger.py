@@ -1,4 +1,5 @@
 """The ledger is always what a full rebuild gives (SCORING.md §2; issue "always consistent")."""
+
 import datetime as dt
 import zoneinfo
 
@@ -30,13 +31,22 @@ def assert_equals_rebuild():
 
 
 def make_players(n, prefix="Jugador"):
-    return [services.create_player(acting_user=None, full_name=f"{prefix} {i:02d}") for i in range(n)]
+    return [
+        services.create_player(acting_user=None, full_name=f"{prefix} {i:02d}") for i in range(n)
+    ]
 
 
 def make_tournament(name, date, mode="pairs", rated=True, **extra):
     return services.create_tournament(
-        acting_user=None, name=name, date=date, system="domino", mode=mode, target=100,
-        rated=rated, status="running", **extra,
+        acting_user=None,
+        name=name,
+        date=date,
+        system="domino",
+        mode=mode,
+        target=100,
+        rated=rated,
+        status="running",
+        **extra,
     )
 
 
@@ -45,16 +55,19 @@ def pairs_round(t, players, round_number, order):
     entries = list(t.entries.order_by("pk"))
     if not entries:
         for i in range(0, len(players), 2):
-            services.register_entry(acting_user=None, tournament=t, players=players[i:i + 2])
+            services.register_entry(acting_user=None, tournament=t, players=players[i : i + 2])
         entries = list(t.entries.order_by("pk"))
     tables = [([entries[order[i]]], [entries[order[i + 1]]]) for i in range(0, len(order), 2)]
-    rnd = services.set_pairings(acting_user=None, tournament=t, round_number=round_number, tables=tables)
+    rnd = services.set_pairings(
+        acting_user=None, tournament=t, round_number=round_number, tables=tables
+    )
     return list(rnd.tables.order_by("number"))
 
 
 def record(table, a, b, when=None, **kw):
-    return services.record_result(acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None,
-                                  played_at=when, **kw)
+    return services.record_result(
+        acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None, played_at=when, **kw
+    )
 
 
 def test_seed_example_through_the_ledger(django_capture_on_commit_callbacks):
@@ -66,7 +79,9 @@ def test_seed_example_through_the_ledger(django_capture_on_commit_callbacks):
     services.register_entry(acting_user=None, tournament=t, players=[ja, jc])
     services.register_entry(acting_user=None, tournament=t, players=[jb, jd])
     e1, e2 = t.entries.order_by("pk")
-    rnd = services.set_pairings(acting_user=None, tournament=t, round_number=1, tables=[([e1], [e2])])
+    rnd = services.set_pairings(
+        acting_user=None, tournament=t, round_number=1, tables=[([e1], [e2])]
+    )
     with django_capture_on_commit_callbacks(execute=True):
         record(rnd.tables.get(), 120, 80)
     rows = {r.player_id: r for r in LedgerRow.objects.all()}
@@ -79,7 +94,9 @@ def test_seed_example_through_the_ledger(django_capture_on_commit_callbacks):
     assert rows[jb.pk].ng_before == 0 and rows[jb.pk].year == 2026
 
 
-def test_game_at_2330_on_31_december_local_belongs_to_that_year(django_capture_on_commit_callbacks, settings):
+def test_game_at_2330_on_31_december_local_belongs_to_that_year(
+    django_capture_on_commit_callbacks, settings
+):
     settings.TIME_ZONE = "America/Mexico_City"
     players = make_players(4)
     t = make_tournament("Nochevieja", dt.date(2025, 12, 31))
@@ -107,13 +124,17 @@ def test_ng_restarts_on_first_of_january_and_ratings_carry_over(django_capture_o
     assert second.rating_before == first.rating_after
 
 
-def test_correcting_an_early_game_changes_later_ratings_as_a_rebuild_would(django_capture_on_commit_callbacks):
+def test_correcting_an_early_game_changes_later_ratings_as_a_rebuild_would(
+    django_capture_on_commit_callbacks,
+):
     players = make_players(8)
     t = make_tournament("Liga", dt.date(2026, 5, 2))
     r1 = pairs_round(t, players, 1, [0, 1, 2, 3])
     r2 = pairs_round(t, players, 2, [0, 2, 1, 3])
     with django_capture_on_commit_callbacks(execute=True):
-        for table, (a, b) in zip(r1 + r2, [(100, 30), (70, 100), (100, 90), (100, 0)]):
+        for table, (a, b) in zip(
+            r1 + r2, [(100, 30), (70, 100), (100, 90), (100, 0)], strict=False
+        ):
             record(table, a, b)
     later_before = LedgerRow.objects.get(table=r2[0], player=players[0]).rating_after
     with django_capture_on_commit_callbacks(execute=True):
@@ -124,7 +145,9 @@ def test_correcting_an_early_game_changes_later_ratings_as_a_rebuild_would(djang
     assert_equals_rebuild()
 
 
-def test_deleting_a_result_removes_its_rows_and_replays_the_rest(django_capture_on_commit_callbacks):
+def test_deleting_a_result_removes_its_rows_and_replays_the_rest(
+    django_capture_on_commit_callbacks,
+):
     players = make_players(4)
     t = make_tournament("Borrado", dt.date(2026, 6, 6))
     (g1,) = pairs_round(t, players, 1, [0, 1])
@@ -177,7 +200,9 @@ def test_deleting_a_player_with_games_is_refused(django_capture_on_commit_callba
 def _season(n_games, players):
     """A rated mano a mano season of ``n_games`` games (the ledger replays once, at commit)."""
     t = make_tournament(f"Temporada {n_games}", dt.date(2026, 2, 1), mode="single")
-    entries = [services.register_entry(acting_user=None, tournament=t, players=[p]) for p in players]
+    entries = [
+        services.register_entry(acting_user=None, tournament=t, players=[p]) for p in players
+    ]
     for number in range(1, n_games // 2 + 1):
         rnd = Round.objects.create(tournament=t, number=number)
         for i in range(2):
@@ -186,7 +211,9 @@ def _season(n_games, players):
             table.seats.create(round=rnd, entry=a, side="A", position=1)
             table.seats.create(round=rnd, entry=b, side="B", position=1)
             Result.objects.create(
-                table=table, tantos_a=100, tantos_b=(number * 7 + i) % 100,
+                table=table,
+                tantos_a=100,
+                tantos_b=(number * 7 + i) % 100,
                 played_at=dt.datetime(2026, 2, 1, 10, tzinfo=dt.UTC) + dt.timedelta(minutes=number),
             )
     return t, entries
@@ -227,18 +254,28 @@ WHEN = [
 
 operations = st.lists(
     st.one_of(
-        st.tuples(st.just("set"), st.integers(0, 7), st.integers(100, 130), st.integers(0, 99),
-                  st.booleans(), st.sampled_from(range(len(WHEN)))),
+        st.tuples(
+            st.just("set"),
+            st.integers(0, 7),
+            st.integers(100, 130),
+            st.integers(0, 99),
+            st.booleans(),
+            st.sampled_from(range(len(WHEN))),
+        ),
         st.tuples(st.just("delete"), st.integers(0, 7)),
     ),
-    min_size=1, max_size=12,
+    min_size=1,
+    max_size=12,
 )
 
 
 def _world():
     """Two rated tournaments across the year boundary sharing players: 8 tables in all."""
-    existing = list(Table.objects.filter(round__tournament__name__startswith="Prop").order_by(
-        "round__tournament__date", "round__number", "number"))
+    existing = list(
+        Table.objects.filter(round__tournament__name__startswith="Prop").order_by(
+            "round__tournament__date", "round__number", "number"
+        )
+    )
     if existing:
         return existing
     players = make_players(8, prefix="Prop")
@@ -249,13 +286,19 @@ def _world():
         services.register_entry(acting_user=None, tournament=t2, players=[p])
     e = list(t2.entries.order_by("pk"))
     for number, (a, b, c, d) in enumerate([(0, 1, 2, 3), (0, 2, 1, 3)], start=1):
-        rnd = services.set_pairings(acting_user=None, tournament=t2, round_number=number,
-                                    tables=[([e[a]], [e[b]]), ([e[c]], [e[d]])])
+        rnd = services.set_pairings(
+            acting_user=None,
+            tournament=t2,
+            round_number=number,
+            tables=[([e[a]], [e[b]]), ([e[c]], [e[d]])],
+        )
         tables += list(rnd.tables.order_by("number"))
     return tables
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(ops=operations)
 def test_ledger_equals_a_full_rebuild_after_every_insert_correction_and_deletion(
     django_capture_on_commit_callbacks, ops

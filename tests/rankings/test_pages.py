@@ -1,4 +1,5 @@
 """Ranking pages, exports, the rebuild command and the admin (issue: pages, export, admin)."""
+
 import csv
 import datetime as dt
 import io
@@ -28,14 +29,30 @@ def season(django_capture_on_commit_callbacks):
     players = [services.create_player(acting_user=None, full_name=n) for n in names]
     with django_capture_on_commit_callbacks(execute=True):
         for year, games in ((2025, [(100, 40)]), (2026, [(100, 0), (60, 100)])):
-            t = services.create_tournament(acting_user=None, name=f"Liga {year}", date=dt.date(year, 6, 1),
-                                           system="domino", mode="single", target=100, status="running")
-            entries = [services.register_entry(acting_user=None, tournament=t, players=[p]) for p in players]
+            t = services.create_tournament(
+                acting_user=None,
+                name=f"Liga {year}",
+                date=dt.date(year, 6, 1),
+                system="domino",
+                mode="single",
+                target=100,
+                status="running",
+            )
+            entries = [
+                services.register_entry(acting_user=None, tournament=t, players=[p])
+                for p in players
+            ]
             for number, (a, b) in enumerate(games, start=1):
-                rnd = services.set_pairings(acting_user=None, tournament=t, round_number=number,
-                                            tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])])
+                rnd = services.set_pairings(
+                    acting_user=None,
+                    tournament=t,
+                    round_number=number,
+                    tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])],
+                )
                 for table in rnd.tables.order_by("number"):
-                    services.record_result(acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None)
+                    services.record_result(
+                        acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None
+                    )
     return players
 
 
@@ -46,7 +63,10 @@ def test_ranking_page_lists_the_year_in_rating_order(client, season):
     names = re.findall(r'class="name"><a href="/ranking/jugador/\d+/">([^<]+)</a>', body)
     # Game 1 (100–0): A and C win S=1; game 2 (60–100): B and D win by 40, S=0.73.
     assert len(names) == 4
-    ratings = {ln.name: ln.rating for ln in __import__("rankings.queries", fromlist=["x"]).year_ranking(2026)}
+    ratings = {
+        ln.name: ln.rating
+        for ln in __import__("rankings.queries", fromlist=["x"]).year_ranking(2026)
+    }
     assert names == sorted(ratings, key=lambda n: (-ratings[n], n))
     assert "Ranking 2026" in body
 
@@ -63,7 +83,10 @@ def test_ranking_is_paged_and_the_pages_keep_year_and_search(client, season, mon
     from rankings import views
 
     monkeypatch.setattr(views, "RANKING_PAGE_SIZE", 3)
-    names_of = lambda body: re.findall(r'class="name"><a href="/ranking/jugador/\d+/">([^<]+)</a>', body)  # noqa: E731
+
+    def names_of(body):
+        return re.findall(r'class="name"><a href="/ranking/jugador/\d+/">([^<]+)</a>', body)  # noqa: E731
+
     everyone = [ln.name for ln in __import__("rankings.queries", fromlist=["x"]).year_ranking(2026)]
     first = client.get(reverse("rankings:ranking") + "?year=2026").content.decode()
     assert names_of(first) == everyone[:3]
@@ -72,8 +95,14 @@ def test_ranking_is_paged_and_the_pages_keep_year_and_search(client, season, mon
     second = client.get(reverse("rankings:ranking") + "?year=2026&page=2").content.decode()
     assert names_of(second) == everyone[3:] and 'rel="prev" href="?year=2026&amp;page=1"' in second
     # A page past the end or not a number shows the last or the first page, never an error.
-    assert names_of(client.get(reverse("rankings:ranking") + "?year=2026&page=99").content.decode()) == everyone[3:]
-    assert names_of(client.get(reverse("rankings:ranking") + "?year=2026&page=x").content.decode()) == everyone[:3]
+    assert (
+        names_of(client.get(reverse("rankings:ranking") + "?year=2026&page=99").content.decode())
+        == everyone[3:]
+    )
+    assert (
+        names_of(client.get(reverse("rankings:ranking") + "?year=2026&page=x").content.decode())
+        == everyone[:3]
+    )
     # A search is paged the same way (all four names have an "a"), and its pages keep it.
     found = client.get(reverse("rankings:ranking") + "?year=2026&q=a").content.decode()
     assert "Página 1 de 2" in found and 'href="?year=2026&amp;q=a&amp;page=2"' in found
@@ -94,7 +123,7 @@ def test_player_page_shows_chart_with_year_mark_and_ledger(client, season):
     r = client.get(reverse("rankings:player", args=[season[0].pk]))
     assert r.status_code == 200
     body = r.content.decode()
-    assert "<svg" in body and body.count('<circle') == 4  # start + 3 games
+    assert "<svg" in body and body.count("<circle") == 4  # start + 3 games
     assert 'class="year"' in body  # the 2026 boundary
     assert "Bruno Saldívar" in body  # opponent
     assert "Liga 2025" in body and "Liga 2026" in body
@@ -102,11 +131,15 @@ def test_player_page_shows_chart_with_year_mark_and_ledger(client, season):
 
 @pytest.mark.parametrize("language", ["es", "en", "ru"])
 def test_chart_coordinates_use_a_decimal_point_in_every_language(client, season, language):
-    body = client.get(reverse("rankings:player", args=[season[0].pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    body = client.get(
+        reverse("rankings:player", args=[season[0].pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
     svg = re.search(r"<svg.*?</svg>", body, re.S).group(0)
     values = re.findall(r'\b(?:x1|x2|y1|y2|x|y|cx|cy)="([^"]*)"', svg)
     assert len(values) >= 20
-    assert all(re.fullmatch(r"-?\d+(\.\d+)?", v) for v in values), [v for v in values if "," in v][:5]
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", v) for v in values), [v for v in values if "," in v][
+        :5
+    ]
     points = re.search(r'<polyline points="([^"]+)"', svg).group(1)
     assert re.fullmatch(r"(-?\d+(\.\d+)?,-?\d+(\.\d+)? ?)+", points.strip()), points[:80]
     # Outside the chart the numbers follow the language: "1511,0" in es and ru, "1511.0" in en.
@@ -114,32 +147,55 @@ def test_chart_coordinates_use_a_decimal_point_in_every_language(client, season,
     rating = re.search(r"<p class=\"big\">[^<]*<strong>([^<]+)</strong>", body).group(1)
     assert re.fullmatch(r"\d{4}" + re.escape(separator) + r"\d", rating), rating
     ratings = re.findall(r'<td class="num strong">([^<]+)</td>', body)
-    assert ratings and all(re.fullmatch(r"\d{4}" + re.escape(separator) + r"\d", r) for r in ratings), ratings
+    assert ratings and all(
+        re.fullmatch(r"\d{4}" + re.escape(separator) + r"\d", r) for r in ratings
+    ), ratings
 
 
-def test_player_page_query_count_does_not_grow_with_games(client, season, django_capture_on_commit_callbacks):
+def test_player_page_query_count_does_not_grow_with_games(
+    client, season, django_capture_on_commit_callbacks
+):
     def count():
         with CaptureQueriesContext(connection) as ctx:
             assert client.get(reverse("rankings:player", args=[season[0].pk])).status_code == 200
         return len(ctx.captured_queries)
 
     small = count()
-    t = services.create_tournament(acting_user=None, name="Extra", date=dt.date(2026, 9, 1), system="domino",
-                                   mode="single", target=100, status="running")
+    t = services.create_tournament(
+        acting_user=None,
+        name="Extra",
+        date=dt.date(2026, 9, 1),
+        system="domino",
+        mode="single",
+        target=100,
+        status="running",
+    )
     entries = [services.register_entry(acting_user=None, tournament=t, players=[p]) for p in season]
     with django_capture_on_commit_callbacks(execute=True):
         for number in range(1, 6):
-            rnd = services.set_pairings(acting_user=None, tournament=t, round_number=number,
-                                        tables=[([entries[0]], [entries[1]])])
-            services.record_result(acting_user=None, table=rnd.tables.get(), tantos_a=100, tantos_b=number,
-                                   version=None)
+            rnd = services.set_pairings(
+                acting_user=None,
+                tournament=t,
+                round_number=number,
+                tables=[([entries[0]], [entries[1]])],
+            )
+            services.record_result(
+                acting_user=None,
+                table=rnd.tables.get(),
+                tantos_a=100,
+                tantos_b=number,
+                version=None,
+            )
     assert count() == small
 
 
 def test_calculator_gives_expected_and_change_with_htmx(client, season):
     a, b = season[0], season[1]
-    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "100", "tantos_b": "50"},
-                    HTTP_HX_REQUEST="true")
+    r = client.post(
+        reverse("rankings:calculator"),
+        {"a1": a.pk, "b1": b.pk, "tantos_a": "100", "tantos_b": "50"},
+        HTTP_HX_REQUEST="true",
+    )
     assert r.status_code == 200
     body = r.content.decode()
     assert 'id="calculator-result"' in body and "<html" not in body
@@ -148,16 +204,24 @@ def test_calculator_gives_expected_and_change_with_htmx(client, season):
 
 def test_calculator_refuses_a_tie_and_a_player_twice(client, season):
     a, b = season[0], season[1]
-    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "80", "tantos_b": "80"})
+    r = client.post(
+        reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "80", "tantos_b": "80"}
+    )
     assert r.status_code == 400 and "Un empate no es un resultado" in r.content.decode()
-    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": a.pk, "tantos_a": "100", "tantos_b": "80"})
+    r = client.post(
+        reverse("rankings:calculator"),
+        {"a1": a.pk, "b1": a.pk, "tantos_a": "100", "tantos_b": "80"},
+    )
     assert r.status_code == 400 and "dos veces" in r.content.decode()
 
 
 def test_calculator_explains_an_out_of_range_score_in_the_htmx_answer(client, season):
     a, b = season[0], season[1]
-    r = client.post(reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "-5", "tantos_b": "100"},
-                    HTTP_HX_REQUEST="true")
+    r = client.post(
+        reverse("rankings:calculator"),
+        {"a1": a.pk, "b1": b.pk, "tantos_a": "-5", "tantos_b": "100"},
+        HTTP_HX_REQUEST="true",
+    )
     body = r.content.decode()
     assert r.status_code == 400 and "<html" not in body
     assert re.search(r'<div class="error" role="alert"><p>Tantos A: [^<]+</p></div>', body), body
@@ -179,8 +243,21 @@ def test_export_ledger_filters_by_year_and_player(season):
     out = io.StringIO()
     call_command("export_ledger", "--year", "2025", "--player", "Amparo Quiroga", stdout=out)
     rows = list(csv.reader(io.StringIO(out.getvalue())))
-    assert rows[0] == ["date", "tournament", "round", "table", "player", "ng_before", "rating_before",
-                       "team_rating", "opponent_rating", "expected", "score", "k", "rating_after"]
+    assert rows[0] == [
+        "date",
+        "tournament",
+        "round",
+        "table",
+        "player",
+        "ng_before",
+        "rating_before",
+        "team_rating",
+        "opponent_rating",
+        "expected",
+        "score",
+        "k",
+        "rating_after",
+    ]
     assert len(rows) == 2
     row = LedgerRow.objects.get(player=season[0], year=2025)
     assert rows[1][1:5] == ["Liga 2025", "1", "1", "Amparo Quiroga"]
@@ -204,11 +281,15 @@ def test_ledger_rows_are_read_only_in_admin_with_a_rebuild_action(client, season
     r = client.get(reverse("admin:rankings_ledgerrow_changelist"))
     assert r.status_code == 200 and "rebuild_ledger" in r.content.decode()
     assert client.get(reverse("admin:rankings_ledgerrow_add")).status_code == 403
-    r = client.post(reverse("admin:rankings_ledgerrow_change", args=[row.pk]), {"rating_after": "9"})
+    r = client.post(
+        reverse("admin:rankings_ledgerrow_change", args=[row.pk]), {"rating_after": "9"}
+    )
     assert r.status_code == 403
     LedgerRow.objects.update(rating_after=0.0)
-    r = client.post(reverse("admin:rankings_ledgerrow_changelist"),
-                    {"action": "rebuild_ledger", "_selected_action": [row.pk]})
+    r = client.post(
+        reverse("admin:rankings_ledgerrow_changelist"),
+        {"action": "rebuild_ledger", "_selected_action": [row.pk]},
+    )
     assert r.status_code == 302
     assert not LedgerRow.objects.filter(rating_after=0.0).exists()
 
@@ -226,5 +307,7 @@ def test_csv_links_serve_the_same_files(client, season):
 def test_full_rebuild_equals_the_incrementally_kept_ledger(season):
     before = [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "player_id")]
     ledger.rebuild()
-    assert [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "player_id")] == before
+    assert [
+        row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "player_id")
+    ] == before
     assert Player.objects.count() == 4

@@ -7,6 +7,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
+from rankings import ledger
+from rankings.models import LedgerRow
 from tournaments import services
 from tournaments.models import (
     Bye,
@@ -153,16 +155,21 @@ def club(admin_user):
 
 
 @pytest.fixture
-def replays(django_capture_on_commit_callbacks):
-    """Run the commit hooks of the block; returns the table ids of every ``results_changed``."""
-    received: list[list[int]] = []
+def replays(django_capture_on_commit_callbacks, monkeypatch):
+    """Run the commit hooks of the block, the ranking ledger first brought up to date (the
+    fixture's own hooks never ran); returns the key of every ledger replay that followed
+    (``rankings.signals`` schedules them from the model signals)."""
+    received: list[str | None] = []
+    replay_from = ledger.replay_from
 
-    def listener(sender, table_ids, **kwargs):
-        received.append(list(table_ids))
+    def spy(key, **kwargs):
+        received.append(key)
+        return replay_from(key, **kwargs)
 
     class Capture:
         def __enter__(self):
-            services.results_changed.connect(listener)
+            ledger.rebuild()
+            monkeypatch.setattr(ledger, "replay_from", spy)
             self._cm = django_capture_on_commit_callbacks(execute=True)
             self._cm.__enter__()
             return received
@@ -171,9 +178,20 @@ def replays(django_capture_on_commit_callbacks):
             try:
                 return self._cm.__exit__(*exc)
             finally:
-                services.results_changed.disconnect(listener)
+                monkeypatch.setattr(ledger, "replay_from", replay_from)
 
     return Capture
+
+
+def _game_key(table):
+    """The ledger key of the table's game (SCORING.md §2, "Order")."""
+    played_at = Result.objects.get(table=table).played_at
+    return ledger.order_key(played_at, table.round.number, table.number, table.pk)
+
+
+def _ledger_tantos(table):
+    """(tantos own, tantos other) of the table's ledger rows."""
+    return sorted(LedgerRow.objects.filter(table=table).values_list("tantos_own", "tantos_other"))
 
 
 def _figures(tournament, entry):
@@ -310,7 +328,8 @@ def test_valid_correction_bumps_version_changes_standings_and_replays(
     table.refresh_from_db()
     assert (result.tantos_a, result.tantos_b) == (100, 0)
     assert table.version == version + 1
-    assert received == [[table.pk]]
+    assert received == [_game_key(table)]
+    assert _ledger_tantos(table) == [(0, 100), (0, 100), (100, 0), (100, 0)]
     figures = _figures(t, winner)
     assert figures["puntos"] == 3  # a zapato now
     assert figures["tantos_en_contra"] == 0
@@ -327,7 +346,8 @@ def test_valid_correction_through_the_table_inline_bumps_version(admin_client, c
     with replays() as received:
         response = admin_client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:3000]
-    assert received == [[table.pk]]
+    assert received == [_game_key(table)]
+    assert _ledger_tantos(table) == [(60, 100), (60, 100), (100, 60), (100, 60)]
     table.refresh_from_db()
     assert table.version == version + 1
     a, b, _c = club["entries"]
@@ -353,14 +373,16 @@ def test_stale_version_is_refused(admin_client, admin_user, club):
 
 def test_deleting_a_result_bumps_version_and_replays(admin_client, club, replays):
     result, table = club["result"], club["table"]
-    version = table.version
+    version, key = table.version, _game_key(table)
     with replays() as received:
+        assert _ledger_tantos(table) == [(50, 100), (50, 100), (100, 50), (100, 50)]
         response = admin_client.post(admin_url(result, "delete"), {"post": "yes"})
     assert response.status_code == 302
     assert not Result.objects.filter(pk=result.pk).exists()
     table.refresh_from_db()
     assert table.version == version + 1
-    assert received == [[table.pk]]
+    assert received == [key]
+    assert _ledger_tantos(table) == []
     assert _figures(club["tournament"], club["entries"][0])["played"] == 0
 
 
@@ -418,7 +440,7 @@ def test_seat_change_on_a_table_with_result_bumps_version(admin_client, club, re
     assert response.status_code == 302, response.content.decode()[:3000]
     table.refresh_from_db()
     assert table.version == version + 1
-    assert received == [[table.pk]]
+    assert received == [_game_key(table)]
 
 
 def test_seat_for_an_entry_already_seated_in_the_round_is_refused(admin_client, club):

@@ -1,5 +1,6 @@
 """Management commands: create_tournament, import_domino_results, import_castigos,
 export_standings."""
+
 import datetime as dt
 from io import StringIO
 
@@ -23,8 +24,12 @@ def run(*args):
 
 def make_tournament(mode="pairs"):
     return services.create_tournament(
-        acting_user=None, name="Torneo de Prueba", date=dt.date(2026, 4, 18), mode=mode,
-        target=100, status="running",
+        acting_user=None,
+        name="Torneo de Prueba",
+        date=dt.date(2026, 4, 18),
+        mode=mode,
+        target=100,
+        status="running",
     )
 
 
@@ -35,45 +40,102 @@ def write(tmp_path, text, name="datos.csv"):
 
 
 def test_create_tournament_prints_only_its_slug():
-    out, _err = run("create_tournament", "--name", "Copa Nopal", "--date", "2026-05-09",
-                    "--system", "domino", "--mode", "pairs", "--target", "200",
-                    "--time-limit", "40", "--bye-rule", "win", "--forfeit-score", "200-50",
-                    "--rounds", "7", "--unrated")
+    out, _err = run(
+        "create_tournament",
+        "--name",
+        "Copa Nopal",
+        "--date",
+        "2026-05-09",
+        "--system",
+        "domino",
+        "--mode",
+        "pairs",
+        "--target",
+        "200",
+        "--time-limit",
+        "40",
+        "--bye-rule",
+        "win",
+        "--forfeit-score",
+        "200-50",
+        "--rounds",
+        "7",
+        "--unrated",
+    )
 
     assert out == "copa-nopal-2026\n"
     t = Tournament.objects.get(slug="copa-nopal-2026")
     assert (t.status, t.mode, t.target, t.time_limit, t.bye_rule) == (
-        "running", "pairs", 200, 40, "win"
+        "running",
+        "pairs",
+        200,
+        40,
+        "win",
     )
     assert (t.forfeit_score, t.rounds_planned, t.rated) == ((200, 50), 7, False)
 
 
 def test_create_tournament_with_a_bad_date_is_a_command_error():
     with pytest.raises(CommandError, match="AAAA-MM-DD"):
-        run("create_tournament", "--name", "Copa", "--date", "09/05/2026", "--mode", "single",
-            "--target", "100")
+        run(
+            "create_tournament",
+            "--name",
+            "Copa",
+            "--date",
+            "09/05/2026",
+            "--mode",
+            "single",
+            "--target",
+            "100",
+        )
     assert Tournament.objects.count() == 0
 
 
 def test_create_tournament_with_an_invalid_forfeit_score_is_a_command_error():
     with pytest.raises(CommandError, match="no presentación"):
-        run("create_tournament", "--name", "Copa", "--date", "2026-05-09", "--mode", "single",
-            "--target", "100", "--forfeit-score", "100-100")
+        run(
+            "create_tournament",
+            "--name",
+            "Copa",
+            "--date",
+            "2026-05-09",
+            "--mode",
+            "single",
+            "--target",
+            "100",
+            "--forfeit-score",
+            "100-100",
+        )
 
 
 def test_create_tournament_with_a_target_of_150_is_a_command_error():
     with pytest.raises(CommandError):
-        run("create_tournament", "--name", "Copa", "--date", "2026-05-09", "--mode", "single",
-            "--target", "150")
+        run(
+            "create_tournament",
+            "--name",
+            "Copa",
+            "--date",
+            "2026-05-09",
+            "--mode",
+            "single",
+            "--target",
+            "150",
+        )
 
 
 def test_import_domino_results_prints_the_counts(tmp_path):
     t = make_tournament()
-    path = write(tmp_path, "\n".join([
-        HEADER,
-        "1,1,Rosa Salinas & Tomás Uribe,Úrsula Vega & Víctor Zamora,100,40,no,no,",
-        "1,2,Wendy Arce & Ximena Bravo,Yolanda Cano & Zacarías Díaz,30,100,no,no,",
-    ]) + "\n")
+    path = write(
+        tmp_path,
+        "\n".join(
+            [
+                HEADER,
+                "1,1,Rosa Salinas & Tomás Uribe,Úrsula Vega & Víctor Zamora,100,40,no,no,",
+                "1,2,Wendy Arce & Ximena Bravo,Yolanda Cano & Zacarías Díaz,30,100,no,no,",
+            ]
+        )
+        + "\n",
+    )
 
     out, _err = run("import_domino_results", t.slug, path)
 
@@ -87,12 +149,18 @@ def test_import_domino_results_prints_the_counts(tmp_path):
 
 def test_import_domino_results_refused_lists_each_line_on_stderr(tmp_path):
     t = make_tournament()
-    path = write(tmp_path, "\n".join([
-        HEADER,
-        "1,1,Rosa Salinas & Tomás Uribe,Úrsula Vega & Víctor Zamora,100,40,no,no,",
-        "1,2,Wendy Arce & Ximena Bravo,Yolanda Cano & Zacarías Díaz,99,98,no,no,",
-        "1,3,Alma Ríos & Benito Sosa,Cira Tello & Doroteo Uribe,100,-5,no,no,",
-    ]) + "\n")
+    path = write(
+        tmp_path,
+        "\n".join(
+            [
+                HEADER,
+                "1,1,Rosa Salinas & Tomás Uribe,Úrsula Vega & Víctor Zamora,100,40,no,no,",
+                "1,2,Wendy Arce & Ximena Bravo,Yolanda Cano & Zacarías Díaz,99,98,no,no,",
+                "1,3,Alma Ríos & Benito Sosa,Cira Tello & Doroteo Uribe,100,-5,no,no,",
+            ]
+        )
+        + "\n",
+    )
     out, err = StringIO(), StringIO()
 
     with pytest.raises(CommandError, match="2 línea"):
@@ -112,10 +180,16 @@ def test_import_with_an_unknown_slug_is_a_command_error(tmp_path):
 
 def test_import_castigos_command_prints_how_many(tmp_path):
     t = make_tournament(mode="single")
-    run("import_domino_results", t.slug,
-        write(tmp_path, f"{HEADER}\n1,1,Rosa Salinas,Tomás Uribe,100,40,no,no,\n"))
-    path = write(tmp_path, "round,player,tantos,reason\n1,Tomás Uribe,15,Pasó con ficha\n",
-                 name="castigos.csv")
+    run(
+        "import_domino_results",
+        t.slug,
+        write(tmp_path, f"{HEADER}\n1,1,Rosa Salinas,Tomás Uribe,100,40,no,no,\n"),
+    )
+    path = write(
+        tmp_path,
+        "round,player,tantos,reason\n1,Tomás Uribe,15,Pasó con ficha\n",
+        name="castigos.csv",
+    )
 
     out, _err = run("import_castigos", t.slug, path)
 
@@ -127,20 +201,24 @@ def test_export_standings_writes_the_exact_csv_with_a_shared_position():
     t = make_tournament(mode="single")
     amado, berta, ciro, dora = [
         services.register_entry(
-            acting_user=None, tournament=t,
+            acting_user=None,
+            tournament=t,
             players=[services.create_player(acting_user=None, full_name=name)],
         )
         for name in ("Amado Quiroga", "Berta Solís", "Ciro Treviño", "Dora Ulloa")
     ]
     rounds = {1: [([amado], [berta]), ([ciro], [dora])], 2: [([amado], [ciro]), ([berta], [dora])]}
     for number, tables in rounds.items():
-        rnd = services.set_pairings(acting_user=None, tournament=t, round_number=number,
-                                    tables=tables)
+        rnd = services.set_pairings(
+            acting_user=None, tournament=t, round_number=number, tables=tables
+        )
         for table in rnd.tables.all():
-            services.record_result(acting_user=None, table=table, tantos_a=100, tantos_b=40,
-                                   version=0)
-    services.add_castigo(acting_user=None, tournament=t, player=dora.player1, tantos=5,
-                         reason="Ficha mal puesta")
+            services.record_result(
+                acting_user=None, table=table, tantos_a=100, tantos_b=40, version=0
+            )
+    services.add_castigo(
+        acting_user=None, tournament=t, player=dora.player1, tantos=5, reason="Ficha mal puesta"
+    )
 
     out, _err = run("export_standings", t.slug)
 

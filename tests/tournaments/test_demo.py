@@ -18,9 +18,15 @@ def load() -> str:
     return out.getvalue()
 
 
+@pytest.fixture(scope="module")
+def demo_loaded(module_data):
+    """The demo, loaded once for this module (tests/conftest.py ``module_data``): each test
+    still starts from it as loaded, whatever the one before wrote."""
+    yield from module_data(load)
+
+
 @pytest.fixture
-def demo():
-    load()
+def demo(demo_loaded):
     return {
         "pairs": Tournament.objects.get(name="Torneo de Otoño"),
         "individual": Tournament.objects.get(name="Individual de Diciembre"),

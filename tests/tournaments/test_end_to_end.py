@@ -1,4 +1,5 @@
 """A director runs round 1 of a pairs round robin through the real pages (issue: how it is checked)."""
+
 import html
 import re
 
@@ -10,9 +11,18 @@ from tournaments.models import Castigo, Result, Round, Table, Tournament
 pytestmark = pytest.mark.django_db
 
 PLAYERS = [
-    "Aurelio Baeza", "Benigno Cantú", "Celia Durán", "Dámaso Elizondo", "Eloísa Fajardo",
-    "Fermín Galván", "Gudelia Herrera", "Homero Ibarra", "Inés Jaramillo", "Jacinto Kuri",
-    "Leonor Madero", "Macario Núñez",
+    "Aurelio Baeza",
+    "Benigno Cantú",
+    "Celia Durán",
+    "Dámaso Elizondo",
+    "Eloísa Fajardo",
+    "Fermín Galván",
+    "Gudelia Herrera",
+    "Homero Ibarra",
+    "Inés Jaramillo",
+    "Jacinto Kuri",
+    "Leonor Madero",
+    "Macario Núñez",
 ]
 
 
@@ -27,20 +37,35 @@ def test_director_runs_round_one_of_a_pairs_round_robin(client, director):
         r = client.post(reverse("manage:player_add"), {"full_name": name, "active": "on"})
         assert r.status_code == 302, r.content.decode()[:500]
 
-    r = client.post(reverse("manage:tournament_add"), {
-        "name": "Copa de Prueba", "date": "2026-11-28", "venue": "Salón Azul", "system": "domino",
-        "mode": "pairs", "target": "100", "time_limit": "30", "bye_rule": "rest",
-        "forfeit_winner_tantos": "", "forfeit_loser_tantos": "0", "rounds_planned": "5",
-        "rated": "on", "status": "registration",
-    })
+    r = client.post(
+        reverse("manage:tournament_add"),
+        {
+            "name": "Copa de Prueba",
+            "date": "2026-11-28",
+            "venue": "Salón Azul",
+            "system": "domino",
+            "mode": "pairs",
+            "target": "100",
+            "time_limit": "30",
+            "bye_rule": "rest",
+            "forfeit_winner_tantos": "",
+            "forfeit_loser_tantos": "0",
+            "rounds_planned": "5",
+            "rated": "on",
+            "status": "registration",
+        },
+    )
     assert r.status_code == 302, r.content.decode()[:2000]
     t = Tournament.objects.get(name="Copa de Prueba")
 
     from tournaments.models import Player
+
     ids = {p.full_name: p.pk for p in Player.objects.all()}
     for i in range(0, 12, 2):
-        r = client.post(reverse("manage:entry_add", args=[t.slug]),
-                        {"player1": ids[PLAYERS[i]], "player2": ids[PLAYERS[i + 1]]})
+        r = client.post(
+            reverse("manage:entry_add", args=[t.slug]),
+            {"player1": ids[PLAYERS[i]], "player2": ids[PLAYERS[i + 1]]},
+        )
         assert r.status_code == 302
     assert t.entries.count() == 6
 
@@ -71,7 +96,11 @@ def test_director_runs_round_one_of_a_pairs_round_robin(client, director):
 
     r = htmx(client, url(tables[1]), {"tantos_a": "40", "tantos_b": "104", "version": "0"})
     assert r.status_code == 200 and "Puntos: A 0 · B 2" in r.content.decode()
-    r = htmx(client, url(tables[2]), {"tantos_a": "85", "tantos_b": "62", "ended_by_time": "on", "version": "0"})
+    r = htmx(
+        client,
+        url(tables[2]),
+        {"tantos_a": "85", "tantos_b": "62", "ended_by_time": "on", "version": "0"},
+    )
     assert r.status_code == 200 and "Puntos: A 1 · B 0" in r.content.decode()
 
     # A stale save of table 1 (version 0 again) is refused, never overwrites.
@@ -82,9 +111,11 @@ def test_director_runs_round_one_of_a_pairs_round_robin(client, director):
 
     # A castigo of 25 tantos on a player of table 1's winning pair.
     winner_a = tables[0].seats.get(side="A").entry
-    r = client.post(reverse("manage:castigo_add", args=[t.slug, 1]),
-                    {"player": winner_a.player1_id, "tantos": "25", "reason": "Hablar durante la mano"},
-                    HTTP_HX_REQUEST="true")
+    r = client.post(
+        reverse("manage:castigo_add", args=[t.slug, 1]),
+        {"player": winner_a.player1_id, "tantos": "25", "reason": "Hablar durante la mano"},
+        HTTP_HX_REQUEST="true",
+    )
     assert r.status_code == 200
     assert "Hablar durante la mano" in r.content.decode()
     assert Castigo.objects.filter(tournament=t).count() == 1
@@ -97,7 +128,10 @@ def test_director_runs_round_one_of_a_pairs_round_robin(client, director):
     client.logout()
     r = client.get(reverse("public:standings", args=[t.slug]))
     assert r.status_code == 200
-    names = [html.unescape(n) for n in re.findall(r"<th scope=\"row\" class=\"name\">([^<]+)</th>", r.content.decode())]
+    names = [
+        html.unescape(n)
+        for n in re.findall(r"<th scope=\"row\" class=\"name\">([^<]+)</th>", r.content.decode())
+    ]
     winner_b = tables[1].seats.get(side="B").entry
     winner_c = tables[2].seats.get(side="A").entry
     loser_c = tables[2].seats.get(side="B").entry
@@ -105,4 +139,11 @@ def test_director_runs_round_one_of_a_pairs_round_robin(client, director):
     loser_a = tables[0].seats.get(side="B").entry
     # 3 puntos (zapato, efectividad 100-0-25=75) > 2 puntos (104-40: +60) > 1 punto (by time 85-62: +23);
     # losers: 0 puntos, efectividad 62-85=-23 > 40-100=-60 > 0-100=-100.
-    assert names == [winner_a.name, winner_b.name, winner_c.name, loser_c.name, loser_b.name, loser_a.name]
+    assert names == [
+        winner_a.name,
+        winner_b.name,
+        winner_c.name,
+        loser_c.name,
+        loser_b.name,
+        loser_a.name,
+    ]

@@ -2,6 +2,7 @@
 services to players, entries, tournaments' settings, rounds, tables, seats, byes, results
 (dominó, match play, table games), castigos and sorteos keeps who, when, and the values
 before and after (django-simple-history); the round page says "editado por … a las …"."""
+
 import datetime as dt
 import html
 
@@ -58,29 +59,45 @@ def assert_who_and_when(record, user, since):
 
 def make_domino(user, n_entries=5, mode="pairs", name="Auditoría"):
     t = services.create_tournament(
-        acting_user=user, name=name, date=dt.date(2026, 6, 13), mode=mode, target=100,
+        acting_user=user,
+        name=name,
+        date=dt.date(2026, 6, 13),
+        mode=mode,
+        target=100,
         time_limit=30,
     )
     size = 2 if mode == "pairs" else 1
-    players = [services.create_player(acting_user=user, full_name=f"{name} {i:02d}")
-               for i in range(n_entries * size)]
-    entries = [services.register_entry(acting_user=user, tournament=t, players=players[i * size:(i + 1) * size])
-               for i in range(n_entries)]
+    players = [
+        services.create_player(acting_user=user, full_name=f"{name} {i:02d}")
+        for i in range(n_entries * size)
+    ]
+    entries = [
+        services.register_entry(
+            acting_user=user, tournament=t, players=players[i * size : (i + 1) * size]
+        )
+        for i in range(n_entries)
+    ]
     return t, entries
 
 
 def test_player_changes_keep_who_when_and_before_after(director, other_director):
     since = timezone.now()
     p = services.create_player(acting_user=director, full_name="Ana Ruiz", member_number="S-9")
-    services.update_player(acting_user=other_director, player=p, full_name="Ana María Ruiz",
-                           member_number="S-10", nickname="Anita")
+    services.update_player(
+        acting_user=other_director,
+        player=p,
+        full_name="Ana María Ruiz",
+        member_number="S-10",
+        nickname="Anita",
+    )
     created, changed = records(Player, id=p.pk)
     assert created.history_type == "+" and created.full_name == "Ana Ruiz"
     assert_who_and_when(created, director, since)
     assert_who_and_when(changed, other_director, since)
     assert change(changed) == {
         "full_name": ("Ana Ruiz", "Ana María Ruiz"),
-        "member_number": ("S-9", "S-10"), "nickname": ("", "Anita"),
+        "member_number": ("S-9", "S-10"),
+        "nickname": ("", "Anita"),
     }
     services.set_player_active(acting_user=director, player=p, active=False)
     assert change(records(Player, id=p.pk)[-1]) == {"active": (True, False)}
@@ -89,8 +106,13 @@ def test_player_changes_keep_who_when_and_before_after(director, other_director)
 def test_tournament_settings_and_entries_keep_who_when_and_before_after(director, other_director):
     since = timezone.now()
     t, entries = make_domino(director)
-    services.update_tournament(acting_user=other_director, tournament=t, name="Auditoría II",
-                               venue="Sala 2", rounds_planned=7)
+    services.update_tournament(
+        acting_user=other_director,
+        tournament=t,
+        name="Auditoría II",
+        venue="Sala 2",
+        rounds_planned=7,
+    )
     last = records(Tournament, id=t.pk)[-1]
     assert_who_and_when(last, other_director, since)
     assert change(last)["name"] == ("Auditoría", "Auditoría II")
@@ -108,11 +130,17 @@ def test_tournament_settings_and_entries_keep_who_when_and_before_after(director
     assert_who_and_when(removed, other_director, since)
 
 
-def test_rounds_tables_seats_byes_and_results_keep_who_when_and_before_after(director, other_director):
+def test_rounds_tables_seats_byes_and_results_keep_who_when_and_before_after(
+    director, other_director
+):
     since = timezone.now()
     t, e = make_domino(director)  # five pairs: one rests every round
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                                tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    rnd = services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
     first_tables = list(rnd.tables.order_by("number"))
     first_seats = list(Seat.objects.filter(round=rnd))
     (bye,) = Bye.objects.filter(round=rnd)
@@ -123,8 +151,12 @@ def test_rounds_tables_seats_byes_and_results_keep_who_when_and_before_after(dir
 
     # Pairings changed before any result: the old tables, seats and bye are deleted, each in
     # history with the user who re-paired.
-    rnd = services.set_pairings(acting_user=other_director, tournament=t, round_number=1,
-                                tables=[([e[4]], [e[1]]), ([e[2]], [e[3]])])
+    rnd = services.set_pairings(
+        acting_user=other_director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[4]], [e[1]]), ([e[2]], [e[3]])],
+    )
     for model, obj in [(Table, first_tables[0]), (Seat, first_seats[0]), (Bye, bye)]:
         deleted = records(model, id=obj.pk)[-1]
         assert deleted.history_type == "-"
@@ -134,8 +166,14 @@ def test_rounds_tables_seats_byes_and_results_keep_who_when_and_before_after(dir
 
     table = rnd.tables.get(number=1)
     services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=40, version=0)
-    services.record_result(acting_user=other_director, table=table, tantos_a=75, tantos_b=70,
-                           ended_by_time=True, version=1)
+    services.record_result(
+        acting_user=other_director,
+        table=table,
+        tantos_a=75,
+        tantos_b=70,
+        ended_by_time=True,
+        version=1,
+    )
     created, corrected = records(Result, table_id=table.pk)
     assert (created.tantos_a, created.tantos_b) == (100, 40)
     assert_who_and_when(created, director, since)
@@ -155,7 +193,9 @@ def test_rounds_tables_seats_byes_and_results_keep_who_when_and_before_after(dir
 
     for tbl in rnd.tables.all():
         tbl.refresh_from_db()
-        services.record_result(acting_user=director, table=tbl, tantos_a=100, tantos_b=0, version=tbl.version)
+        services.record_result(
+            acting_user=director, table=tbl, tantos_a=100, tantos_b=0, version=tbl.version
+        )
     services.close_round(acting_user=other_director, round=rnd)
     services.reopen_round(acting_user=director, round=rnd)
     history = records(Round, id=rnd.pk)
@@ -170,15 +210,26 @@ def test_rounds_tables_seats_byes_and_results_keep_who_when_and_before_after(dir
 
 def test_match_results_keep_who_when_and_before_after(director, other_director):
     since = timezone.now()
-    t = services.create_tournament(acting_user=director, name="Suizo auditado", date=dt.date(2026, 6, 20),
-                                   system="swiss", mode="single", best_of=3)
-    players = [services.create_player(acting_user=director, full_name=f"Suizo {i}") for i in range(2)]
+    t = services.create_tournament(
+        acting_user=director,
+        name="Suizo auditado",
+        date=dt.date(2026, 6, 20),
+        system="swiss",
+        mode="single",
+        best_of=3,
+    )
+    players = [
+        services.create_player(acting_user=director, full_name=f"Suizo {i}") for i in range(2)
+    ]
     e = [services.register_entry(acting_user=director, tournament=t, players=[p]) for p in players]
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])])
+    rnd = services.set_pairings(
+        acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
+    )
     table = rnd.tables.get()
-    services.record_match_result(acting_user=director, table=table, games_a=2, games_b=1, version=0)
-    services.record_match_result(acting_user=other_director, table=table, games_a=1, games_b=1,
-                                 games_drawn=1, version=1)
+    services.record_result(acting_user=director, table=table, games_a=2, games_b=1, version=0)
+    services.record_result(
+        acting_user=other_director, table=table, games_a=1, games_b=1, games_drawn=1, version=1
+    )
     created, corrected = records(MatchResult, table_id=table.pk)
     assert (created.games_a, created.games_b, created.games_drawn) == (2, 1, 0)
     assert_who_and_when(created, director, since)
@@ -187,18 +238,33 @@ def test_match_results_keep_who_when_and_before_after(director, other_director):
     assert delta["games_a"] == (2, 1) and delta["games_drawn"] == (0, 1)
 
 
-def test_table_game_results_and_seat_scores_keep_who_when_and_before_after(director, other_director):
+def test_table_game_results_and_seat_scores_keep_who_when_and_before_after(
+    director, other_director
+):
     since = timezone.now()
-    t = services.create_tournament(acting_user=director, name="Mesa auditada", date=dt.date(2026, 6, 27),
-                                   system="table", mode="single")
-    players = [services.create_player(acting_user=director, full_name=f"Mesa {i}") for i in range(3)]
+    t = services.create_tournament(
+        acting_user=director,
+        name="Mesa auditada",
+        date=dt.date(2026, 6, 27),
+        system="table",
+        mode="single",
+    )
+    players = [
+        services.create_player(acting_user=director, full_name=f"Mesa {i}") for i in range(3)
+    ]
     e = [services.register_entry(acting_user=director, tournament=t, players=[p]) for p in players]
     rnd = services.set_seating(acting_user=director, tournament=t, round_number=1, tables=[e])
     table = rnd.tables.get()
-    services.record_table_result(acting_user=director, table=table,
-                                 scores={e[0].pk: 10, e[1].pk: 7, e[2].pk: 3}, version=0)
-    services.record_table_result(acting_user=other_director, table=table,
-                                 scores={e[0].pk: 10, e[1].pk: 12, e[2].pk: 3}, ended_by_time=True, version=1)
+    services.record_result(
+        acting_user=director, table=table, scores={e[0].pk: 10, e[1].pk: 7, e[2].pk: 3}, version=0
+    )
+    services.record_result(
+        acting_user=other_director,
+        table=table,
+        scores={e[0].pk: 10, e[1].pk: 12, e[2].pk: 3},
+        ended_by_time=True,
+        version=1,
+    )
     created, corrected = records(TableResult, table_id=table.pk)
     assert_who_and_when(created, director, since)
     assert_who_and_when(corrected, other_director, since)
@@ -214,9 +280,17 @@ def test_table_game_results_and_seat_scores_keep_who_when_and_before_after(direc
 def test_castigos_and_sorteos_keep_who_when_and_before_after(director, other_director):
     since = timezone.now()
     t, e = make_domino(director, n_entries=3, mode="single", name="Castigos")
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])])
-    castigo = services.add_castigo(acting_user=director, tournament=t, player=e[0].player1, tantos=15,
-                                   reason="Hablar", round=rnd)
+    rnd = services.set_pairings(
+        acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
+    )
+    castigo = services.add_castigo(
+        acting_user=director,
+        tournament=t,
+        player=e[0].player1,
+        tantos=15,
+        reason="Hablar",
+        round=rnd,
+    )
     services.remove_castigo(acting_user=other_director, castigo=castigo)
     added, removed = records(Castigo, id=castigo.pk)
     assert (added.history_type, added.tantos, added.reason) == ("+", 15, "Hablar")
@@ -234,13 +308,20 @@ def test_castigos_and_sorteos_keep_who_when_and_before_after(director, other_dir
 
 def test_round_page_says_who_edited_each_result_and_castigo_and_when(director_client, director):
     t, e = make_domino(director, n_entries=4, name="Página")
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                                tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    rnd = services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
     table = rnd.tables.get(number=1)
     services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=30, version=0)
-    castigo = services.add_castigo(acting_user=director, tournament=t, player=e[1].player1, tantos=5,
-                                   reason="Tarde", round=rnd)
-    page = html.unescape(director_client.get(reverse("manage:round", args=[t.slug, 1])).content.decode())
+    castigo = services.add_castigo(
+        acting_user=director, tournament=t, player=e[1].player1, tantos=5, reason="Tarde", round=rnd
+    )
+    page = html.unescape(
+        director_client.get(reverse("manage:round", args=[t.slug, 1])).content.decode()
+    )
     result = Result.objects.get(table=table)
     at = timezone.localtime(result.updated_at).strftime("%H:%M")
     assert f"editado por directora a las {at}" in page
@@ -249,8 +330,11 @@ def test_round_page_says_who_edited_each_result_and_castigo_and_when(director_cl
     assert f"editado por directora a las {at}" in page
 
     # The HTMX answer of a save shows it too, with the new time.
-    response = director_client.post(reverse("manage:result_save", args=[t.slug, table.pk]),
-                                    {"tantos_a": "100", "tantos_b": "45", "version": "1"}, **HTMX)
+    response = director_client.post(
+        reverse("manage:result_save", args=[t.slug, table.pk]),
+        {"tantos_a": "100", "tantos_b": "45", "version": "1"},
+        **HTMX,
+    )
     assert response.status_code == 200
     result.refresh_from_db()
     at = timezone.localtime(result.updated_at).strftime("%H:%M")

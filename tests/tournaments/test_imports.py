@@ -1,4 +1,5 @@
 """CSV imports of dominó results and castigos (tournaments/imports.py; SCORING.md §1)."""
+
 import datetime as dt
 import zoneinfo
 
@@ -26,8 +27,13 @@ LOCAL = zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 def tournament(mode="pairs", **extra):
-    fields = {"name": "Copa Importada", "date": dt.date(2026, 3, 7), "mode": mode,
-              "target": 100, "status": "running"}
+    fields = {
+        "name": "Copa Importada",
+        "date": dt.date(2026, 3, 7),
+        "mode": mode,
+        "target": 100,
+        "status": "running",
+    }
     fields.update(extra)
     return services.create_tournament(acting_user=None, **fields)
 
@@ -43,8 +49,15 @@ ROUND_ONE = csv_text(
 
 
 def counts():
-    return (Result.objects.count(), Player.objects.count(), Entry.objects.count(),
-            Round.objects.count(), Table.objects.count(), Seat.objects.count(), Bye.objects.count())
+    return (
+        Result.objects.count(),
+        Player.objects.count(),
+        Entry.objects.count(),
+        Round.objects.count(),
+        Table.objects.count(),
+        Seat.objects.count(),
+        Bye.objects.count(),
+    )
 
 
 def test_importing_a_round_of_four_pairs_stores_tables_results_and_standings(director):
@@ -62,10 +75,16 @@ def test_importing_a_round_of_four_pairs_stores_tables_results_and_standings(dir
     assert table1.result.played_at == dt.datetime(2026, 3, 7, 10, 0, tzinfo=LOCAL)
     lines = t.standings()
     assert [(line.row.position, line.entry.name) for line in lines] == [
-        (1, P1), (2, P4), (3, P3), (4, P2)
+        (1, P1),
+        (2, P4),
+        (3, P3),
+        (4, P2),
     ]
     assert [(line.f["puntos"], line.f["efectividad"]) for line in lines] == [
-        (3, 100), (2, 55), (0, -55), (0, -100)
+        (3, 100),
+        (2, 55),
+        (0, -55),
+        (0, -100),
     ]
 
 
@@ -212,8 +231,12 @@ def test_result_rules_and_in_file_conflicts_are_refused_per_line(director):
         import_domino_results(acting_user=director, tournament=t, data=data)
 
     assert caught.value.codes == [
-        (3, "table_twice"), (4, "entry_twice_in_round"), (5, "no_time_limit"),
-        (6, "bad_yes_no"), (7, "forfeit_score_mismatch"), (8, "player_twice_in_row"),
+        (3, "table_twice"),
+        (4, "entry_twice_in_round"),
+        (5, "no_time_limit"),
+        (6, "bad_yes_no"),
+        (7, "forfeit_score_mismatch"),
+        (8, "player_twice_in_row"),
     ]
     assert Result.objects.count() == 0
 
@@ -235,7 +258,8 @@ def test_table_with_a_result_and_other_entries_is_refused(director):
 
     with pytest.raises(ImportRefused) as caught:
         import_domino_results(
-            acting_user=director, tournament=t,
+            acting_user=director,
+            tournament=t,
             data=csv_text(f"1,1,{P1},{P3},100,0,no,no,", f"1,2,{P2},{P4},100,0,no,no,"),
         )
 
@@ -244,17 +268,22 @@ def test_table_with_a_result_and_other_entries_is_refused(director):
 
 def test_tables_without_result_are_reseated_as_the_file_says(director):
     t = tournament()
-    players = [services.create_player(acting_user=director, full_name=n)
-               for pair in (P1, P2, P3, P4) for n in pair.split(" & ")]
+    players = [
+        services.create_player(acting_user=director, full_name=n)
+        for pair in (P1, P2, P3, P4)
+        for n in pair.split(" & ")
+    ]
     e1, e2, e3, e4 = [
-        services.register_entry(acting_user=director, tournament=t, players=players[i:i + 2])
+        services.register_entry(acting_user=director, tournament=t, players=players[i : i + 2])
         for i in range(0, 8, 2)
     ]
-    services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                          tables=[([e1], [e2]), ([e3], [e4])])
+    services.set_pairings(
+        acting_user=director, tournament=t, round_number=1, tables=[([e1], [e2]), ([e3], [e4])]
+    )
 
     report = import_domino_results(
-        acting_user=director, tournament=t,
+        acting_user=director,
+        tournament=t,
         data=csv_text(f"1,1,{P1},{P3},100,0,no,no,", f"1,2,{P2},{P4},100,0,no,no,"),
     )
 
@@ -269,8 +298,9 @@ def test_entry_seated_at_a_table_the_file_does_not_name_is_refused(director):
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     with pytest.raises(ImportRefused) as caught:
-        import_domino_results(acting_user=director, tournament=t,
-                              data=csv_text(f"1,3,{P1},{P5},100,0,no,no,"))
+        import_domino_results(
+            acting_user=director, tournament=t, data=csv_text(f"1,3,{P1},{P5},100,0,no,no,")
+        )
 
     assert caught.value.codes == [(2, "entry_elsewhere")]
     assert "mesa 1" in caught.value.errors[0][1]
@@ -282,7 +312,8 @@ def test_a_player_already_in_another_pair_is_refused(director):
 
     with pytest.raises(ImportRefused) as caught:
         import_domino_results(
-            acting_user=director, tournament=t,
+            acting_user=director,
+            tournament=t,
             data=csv_text(f"2,1,Aurora Blanco & Julián Kuri,{P2},100,0,no,no,"),
         )
 
@@ -301,7 +332,9 @@ def test_individual_mode_sides_are_the_two_players_sitting_there(director):
     assert (report.created, report.entries_created) == (2, 4)
     figures = {line.entry.name: (line.f["puntos"], line.f["efectividad"]) for line in t.standings()}
     assert figures == {
-        "Ana Ortiz": (5, 150), "Beto Pardo": (2, -50), "Carla Quintero": (3, 50),
+        "Ana Ortiz": (5, 150),
+        "Beto Pardo": (2, -50),
+        "Carla Quintero": (3, 50),
         "Dante Rosas": (0, -150),
     }
 
@@ -332,8 +365,9 @@ def test_import_castigos_creates_them_and_lowers_efectividad(director):
     castigo = Castigo.objects.get(player__full_name="Bruno Castillo")
     assert (castigo.round.number, castigo.tantos, castigo.entered_by) == (1, 25, director)
     assert Castigo.objects.get(player__full_name="Gloria Hinojosa").round is None
-    figures = {line.entry.name: (line.f["castigos"], line.f["efectividad"])
-               for line in t.standings()}
+    figures = {
+        line.entry.name: (line.f["castigos"], line.f["efectividad"]) for line in t.standings()
+    }
     assert figures[P1] == (25, 75)
     assert figures[P4] == (10, 45)
     assert import_castigos(acting_user=director, tournament=t, data=data) == 0
@@ -358,8 +392,11 @@ def test_castigos_file_with_bad_lines_is_refused_and_stores_nothing(director):
         import_castigos(acting_user=director, tournament=t, data=data)
 
     assert caught.value.codes == [
-        (3, "player_not_entered"), (4, "player_unknown"), (5, "round_missing"),
-        (6, "castigo_tantos"), (7, "name_required"),
+        (3, "player_not_entered"),
+        (4, "player_unknown"),
+        (5, "round_missing"),
+        (6, "castigo_tantos"),
+        (7, "name_required"),
     ]
     assert Castigo.objects.count() == 0
 

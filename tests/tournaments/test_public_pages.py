@@ -1,5 +1,6 @@
 """The public site on phones: "find my table", the home page, live refresh markers and the cache
 validators of a tournament's pages (ETag, 304, Cache-Control; with the page cache on)."""
+
 import datetime as dt
 import re
 
@@ -20,31 +21,53 @@ LIVE = re.compile(r"\bdata-live[ >]")
 
 def make_running(user, names, *, mode="pairs", name="Copa Faro"):
     """A pairs (or individual) tournament of this year with the given players, in entries."""
-    t = services.create_tournament(acting_user=user, name=name, date=timezone.localdate(), mode=mode)
+    t = services.create_tournament(
+        acting_user=user, name=name, date=timezone.localdate(), mode=mode
+    )
     players = [services.create_player(acting_user=user, full_name=n) for n in names]
     size = 2 if mode == "pairs" else 1
     entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[i:i + size])
+        services.register_entry(acting_user=user, tournament=t, players=players[i : i + size])
         for i in range(0, len(players), size)
     ]
     return t, entries
 
 
-NAMES = ["Íñigo Alcázar", "Berta Lunares", "Ciro Montes", "Dalia Peñas", "Elio Serrano", "Fabia Tordo",
-         "Gael Urdiales", "Hilda Vidal", "Iker Zamora", "Julia Ybarra"]
+NAMES = [
+    "Íñigo Alcázar",
+    "Berta Lunares",
+    "Ciro Montes",
+    "Dalia Peñas",
+    "Elio Serrano",
+    "Fabia Tordo",
+    "Gael Urdiales",
+    "Hilda Vidal",
+    "Iker Zamora",
+    "Julia Ybarra",
+]
 
 
 @pytest.fixture
 def running(director):
     """Five pairs; round 1 closed, round 2 open: tables 1 and 2, the fifth pair rests."""
     t, e = make_running(director, NAMES)
-    r1 = services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                               tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    r1 = services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
     for table in r1.tables.all():
-        services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=40, version=0)
+        services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=40, version=0
+        )
     services.close_round(acting_user=director, round=r1)
-    services.set_pairings(acting_user=director, tournament=t, round_number=2,
-                          tables=[([e[0]], [e[2]]), ([e[1]], [e[3]])])
+    services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=2,
+        tables=[([e[0]], [e[2]]), ([e[1]], [e[3]])],
+    )
     t.refresh_from_db()
     return t, e
 
@@ -77,7 +100,9 @@ def test_find_my_table_says_descansa_for_a_resting_player(client, running):
 
 def test_find_my_table_every_word_must_match_and_no_match_says_so(client, running):
     t, _ = running
-    body = client.get(reverse("public:find_table", args=[t.slug]), {"q": "tordo FABIA"}).content.decode()
+    body = client.get(
+        reverse("public:find_table", args=[t.slug]), {"q": "tordo FABIA"}
+    ).content.decode()
     assert body.count('<li class="finding">') == 1 and "Mesa 1" in body
     body = client.get(reverse("public:find_table", args=[t.slug]), {"q": "Nadia"}).content.decode()
     assert "Nadie con «Nadia» en la ronda 2" in body
@@ -103,8 +128,9 @@ def test_find_my_table_answers_htmx_with_the_results_partial_only(client, runnin
 
 def test_find_my_table_in_individual_mode_names_the_partner_at_the_same_side(client, director):
     t, e = make_running(director, NAMES[:4], mode="individual", name="Abierto Individual")
-    services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                          tables=[([e[0], e[1]], [e[2], e[3]])])
+    services.set_pairings(
+        acting_user=director, tournament=t, round_number=1, tables=[([e[0], e[1]], [e[2], e[3]])]
+    )
     body = client.get(reverse("public:find_table", args=[t.slug]), {"q": "berta"}).content.decode()
     assert "<dt>Lado</dt><dd>A · puesto 2</dd>" in body
     assert "<dt>Con</dt><dd>Íñigo Alcázar</dd>" in body
@@ -124,7 +150,9 @@ def test_find_my_table_is_linked_from_the_tournament_page_and_the_home_page(clie
     assert link in client.get(reverse("public:tournament", args=[t.slug])).content.decode()
     home = client.get(reverse("public:home")).content.decode()
     assert link in home
-    assert f'href="{reverse("public:round", args=[t.slug, 2])}"' in home  # the current round's tables
+    assert (
+        f'href="{reverse("public:round", args=[t.slug, 2])}"' in home
+    )  # the current round's tables
 
 
 # --- the current round -----------------------------------------------------------------------------
@@ -138,7 +166,9 @@ class R:
 def test_current_round_is_the_first_open_round_still_missing_results():
     r1, r2, r3 = R(1, closed=True), R(2), R(3)
     assert pick_current_round([r1, r2, r3], complete_ids={1}) is r2  # a round robin made in advance
-    assert pick_current_round([r1, r2, r3], complete_ids={1, 2}) is r3  # round 2 left open by mistake
+    assert (
+        pick_current_round([r1, r2, r3], complete_ids={1, 2}) is r3
+    )  # round 2 left open by mistake
     assert pick_current_round([r1, r2, r3], complete_ids={1, 2, 3}) is r3  # waiting to be closed
     assert pick_current_round([r1, R(2, closed=True)], complete_ids=set()).pk == 2
     assert pick_current_round([], complete_ids=set()) is None
@@ -149,7 +179,9 @@ def test_current_round_of_a_round_robin_made_in_advance_is_the_one_being_played(
     services.generate_round_robin(acting_user=director, tournament=t)
     assert t.rounds.count() == 3 and t.current_round().number == 1
     for table in Round.objects.get(tournament=t, number=1).tables.all():
-        services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=10, version=0)
+        services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=10, version=0
+        )
     assert t.current_round().number == 2
 
 
@@ -160,10 +192,16 @@ def test_open_round_pages_are_marked_live_and_refresh_through_their_partials(cli
     t, _ = running
     page = client.get(reverse("public:tournament", args=[t.slug])).content.decode()
     assert len(LIVE.findall(page)) == 2  # the standings and round 2's tables, not closed round 1
-    assert f'hx-get="{reverse("public:standings", args=[t.slug])}" hx-trigger="refresh" hx-swap="outerHTML"' in page
+    assert (
+        f'hx-get="{reverse("public:standings", args=[t.slug])}" hx-trigger="refresh" hx-swap="outerHTML"'
+        in page
+    )
     assert f'hx-get="{reverse("public:round", args=[t.slug, 2])}" hx-trigger="refresh"' in page
     assert "Actualizado a las" in page
-    assert re.search(r'<script src="[^"]*htmx-2\.min\.js" defer></script>\s*<script src="[^"]*js/live\.js" defer>', page)
+    assert re.search(
+        r'<script src="[^"]*htmx-2\.min\.js" defer></script>\s*<script src="[^"]*js/live\.js" defer>',
+        page,
+    )
     standings = client.get(reverse("public:standings", args=[t.slug])).content.decode()
     assert len(LIVE.findall(standings)) == 2 and "Actualizado a las" in standings
     partial = client.get(reverse("public:round", args=[t.slug, 2]), **HTMX).content.decode()
@@ -172,24 +210,37 @@ def test_open_round_pages_are_marked_live_and_refresh_through_their_partials(cli
     assert partial.lstrip().startswith('<section id="standings"') and LIVE.search(partial)
 
 
-def test_between_rounds_the_pages_keep_refreshing_and_a_finished_tournament_stops(client, director, running):
+def test_between_rounds_the_pages_keep_refreshing_and_a_finished_tournament_stops(
+    client, director, running
+):
     t, e = running
     rnd = t.rounds.get(number=2)
     for table in rnd.tables.all():
-        services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=70, version=0)
+        services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=70, version=0
+        )
     services.close_round(acting_user=director, round=rnd)
     standings_url = reverse("public:standings", args=[t.slug])
     find_url = reverse("public:find_table", args=[t.slug])
     body = client.get(standings_url).content.decode()
     # The standings refresh (the next round may be paired any moment); closed round 2's tables do not.
-    assert len(LIVE.findall(body)) == 1 and '<section id="standings"' in body.split("data-live")[0][-300:]
+    assert (
+        len(LIVE.findall(body)) == 1
+        and '<section id="standings"' in body.split("data-live")[0][-300:]
+    )
     finding = client.get(find_url, {"q": "ybarra"}).content.decode()
     assert LIVE.search(finding) and "Ronda 2" in finding
-    services.set_pairings(acting_user=director, tournament=t, round_number=3,
-                          tables=[([e[4]], [e[0]]), ([e[1]], [e[2]])])
+    services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=3,
+        tables=[([e[4]], [e[0]]), ([e[1]], [e[2]])],
+    )
     refreshed = client.get(find_url, {"q": "ybarra"}, **HTMX).content.decode()
     assert "Ronda 3" in refreshed and "Mesa 1" in refreshed  # the live partial shows the new round
-    services.update_tournament(acting_user=director, tournament=t, status=Tournament.Status.FINISHED)
+    services.update_tournament(
+        acting_user=director, tournament=t, status=Tournament.Status.FINISHED
+    )
     for url in (reverse("public:tournament", args=[t.slug]), standings_url, find_url):
         body = client.get(url).content.decode()
         assert not LIVE.search(body) and "Actualizado a las" not in body, url
@@ -220,7 +271,9 @@ def public_urls(t):
 
 @pytest.mark.page_cache
 @pytest.mark.django_db(transaction=True)
-def test_public_tournament_pages_send_an_etag_and_answer_304_to_a_matching_conditional_get(client, running):
+def test_public_tournament_pages_send_an_etag_and_answer_304_to_a_matching_conditional_get(
+    client, running
+):
     t, _ = running
     for url in public_urls(t):
         first = client.get(url)
@@ -251,7 +304,9 @@ def test_a_saved_result_changes_the_etag(client, director, running):
 
 @pytest.mark.page_cache
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("change", ["castigo", "close", "sorteo", "settings", "player_name", "delete_result"])
+@pytest.mark.parametrize(
+    "change", ["castigo", "close", "sorteo", "settings", "player_name", "delete_result"]
+)
 def test_every_kind_of_change_changes_the_etag(client, director, running, change):
     t, e = running
     rnd = t.rounds.get(number=2)
@@ -262,11 +317,19 @@ def test_every_kind_of_change_changes_the_etag(client, director, running, change
     etag = client.get(url)["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     if change == "castigo":
-        services.add_castigo(acting_user=director, tournament=t, round=rnd, player=e[0].player1, tantos=5,
-                             reason="Hablar durante la mano")
+        services.add_castigo(
+            acting_user=director,
+            tournament=t,
+            round=rnd,
+            player=e[0].player1,
+            tantos=5,
+            reason="Hablar durante la mano",
+        )
     elif change == "close":
         other = rnd.tables.get(number=2)
-        services.record_result(acting_user=director, table=other, tantos_a=100, tantos_b=90, version=0)
+        services.record_result(
+            acting_user=director, table=other, tantos_a=100, tantos_b=90, version=0
+        )
         etag = client.get(url)["ETag"]
         services.close_round(acting_user=director, round=rnd)
     elif change == "sorteo":
@@ -274,7 +337,9 @@ def test_every_kind_of_change_changes_the_etag(client, director, running, change
     elif change == "settings":
         services.update_tournament(acting_user=director, tournament=t, venue="Casino del Puerto")
     elif change == "player_name":
-        services.update_player(acting_user=director, player=e[0].player1, full_name="Íñigo Alcázar Ruiz")
+        services.update_player(
+            acting_user=director, player=e[0].player1, full_name="Íñigo Alcázar Ruiz"
+        )
     elif change == "delete_result":
         services.delete_result(acting_user=director, table=table, version=1)
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200, change
@@ -282,7 +347,9 @@ def test_every_kind_of_change_changes_the_etag(client, director, running, change
 
 @pytest.mark.page_cache
 @pytest.mark.django_db(transaction=True)
-def test_a_change_committed_late_with_an_older_date_still_changes_the_etag(client, director, running):
+def test_a_change_committed_late_with_an_older_date_still_changes_the_etag(
+    client, director, running
+):
     """A transaction that began earlier can commit after a later one, with an older history
     date than the newest one: the page still changes (the data generation does not depend on
     dates)."""
@@ -321,7 +388,10 @@ def test_logged_in_users_get_private_pages_without_validators(director_client, r
 @pytest.mark.django_db(transaction=True)
 def test_a_draft_stays_hidden_from_the_public_with_no_etag(client, director):
     t, _ = make_running(director, NAMES[:4], name="Borrador Secreto")
-    for url in (reverse("public:tournament", args=[t.slug]), reverse("public:find_table", args=[t.slug])):
+    for url in (
+        reverse("public:tournament", args=[t.slug]),
+        reverse("public:find_table", args=[t.slug]),
+    ):
         response = client.get(url)
         assert response.status_code == 404 and not response.has_header("ETag")
 
@@ -329,13 +399,19 @@ def test_a_draft_stays_hidden_from_the_public_with_no_etag(client, director):
 # --- home ------------------------------------------------------------------------------------------
 
 
-def test_home_shows_running_upcoming_finished_and_the_top_of_this_years_ranking(client, director, running):
+def test_home_shows_running_upcoming_finished_and_the_top_of_this_years_ranking(
+    client, director, running
+):
     t, _ = running
-    upcoming = services.create_tournament(acting_user=director, name="Copa Invierno",
-                                          date=timezone.localdate() + dt.timedelta(days=20))
+    upcoming = services.create_tournament(
+        acting_user=director,
+        name="Copa Invierno",
+        date=timezone.localdate() + dt.timedelta(days=20),
+    )
     Tournament.objects.filter(pk=upcoming.pk).update(status=Tournament.Status.REGISTRATION)
-    done = services.create_tournament(acting_user=director, name="Copa Otoño",
-                                      date=timezone.localdate() - dt.timedelta(days=20))
+    done = services.create_tournament(
+        acting_user=director, name="Copa Otoño", date=timezone.localdate() - dt.timedelta(days=20)
+    )
     Tournament.objects.filter(pk=done.pk).update(status=Tournament.Status.FINISHED)
     ledger.replay_from(None)
     response = client.get(reverse("public:home"))
@@ -344,7 +420,9 @@ def test_home_shows_running_upcoming_finished_and_the_top_of_this_years_ranking(
     assert f"Ranking {timezone.localdate().year}" in body
     assert len(re.findall(r'href="/ranking/jugador/\d+/"', body)) == 8  # round 1: eight players
     assert '<form method="get" action="/ranking/"' in body and 'name="q"' in body
-    assert {"max-age=0", "must-revalidate"} <= {p.strip() for p in response["Cache-Control"].split(",")}
+    assert {"max-age=0", "must-revalidate"} <= {
+        p.strip() for p in response["Cache-Control"].split(",")
+    }
 
 
 def test_home_search_box_leads_to_the_ranking_filtered_by_name(client, director, running):
@@ -355,8 +433,12 @@ def test_home_search_box_leads_to_the_ranking_filtered_by_name(client, director,
 
 def test_the_score_sheet_names_each_sides_partners_with_one_separator(client, director):
     t, e = make_running(director, NAMES[:8], mode="individual", name="Copa Hojas")
-    services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                          tables=[([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])])
+    services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])],
+    )
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
     body = client.get(reverse("public:round_print", args=[t.slug, 1])).content.decode()
     assert "<th>Lado A: Íñigo Alcázar · Berta Lunares</th>" in body

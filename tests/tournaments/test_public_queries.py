@@ -1,5 +1,6 @@
 """The public pages for phones (home, "find my table", tournament, standings) run the same number
 of SQL queries for a small club and a large one (DESIGN.md: a fixed, small number of queries)."""
+
 import datetime as dt
 
 import pytest
@@ -20,40 +21,60 @@ def build_running(user, n_entries: int, name: str) -> Tournament:
     """A running pairs tournament of this year: rounds 1 and 2 closed with every result, round 3
     open with half the results; two entries rest each round; a castigo."""
     t = services.create_tournament(
-        acting_user=user, name=name, date=timezone.localdate(), mode="pairs", target=100, time_limit=30,
+        acting_user=user,
+        name=name,
+        date=timezone.localdate(),
+        mode="pairs",
+        target=100,
+        time_limit=30,
     )
     players = [
         services.create_player(acting_user=user, full_name=f"{name} Socia {i:03d}")
         for i in range(2 * n_entries)
     ]
     entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[2 * i:2 * i + 2])
+        services.register_entry(acting_user=user, tournament=t, players=players[2 * i : 2 * i + 2])
         for i in range(n_entries)
     ]
     for number in (1, 2, 3):
         order = entries[number:] + entries[:number]
         seated = order[2:]
         tables = [([seated[i]], [seated[i + 1]]) for i in range(0, len(seated), 2)]
-        rnd = services.set_pairings(acting_user=user, tournament=t, round_number=number, tables=tables)
+        rnd = services.set_pairings(
+            acting_user=user, tournament=t, round_number=number, tables=tables
+        )
         for i, table in enumerate(rnd.tables.order_by("number")):
             if number == 3 and i % 2:
                 continue
-            services.record_result(acting_user=user, table=table, tantos_a=100, tantos_b=(13 * i + number) % 90,
-                                   version=0)
+            services.record_result(
+                acting_user=user,
+                table=table,
+                tantos_a=100,
+                tantos_b=(13 * i + number) % 90,
+                version=0,
+            )
         if number < 3:
             services.close_round(acting_user=user, round=rnd)
-    services.add_castigo(acting_user=user, tournament=t, player=players[0], tantos=5, reason="Llegó tarde")
+    services.add_castigo(
+        acting_user=user, tournament=t, player=players[0], tantos=5, reason="Llegó tarde"
+    )
     return t
 
 
 def other_tournaments(user, prefix: str, n_upcoming: int, n_finished: int) -> None:
     for i in range(n_upcoming):
-        t = services.create_tournament(acting_user=user, name=f"{prefix} próximo {i}",
-                                       date=timezone.localdate() + dt.timedelta(days=7 + i))
+        t = services.create_tournament(
+            acting_user=user,
+            name=f"{prefix} próximo {i}",
+            date=timezone.localdate() + dt.timedelta(days=7 + i),
+        )
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.REGISTRATION)
     for i in range(n_finished):
-        t = services.create_tournament(acting_user=user, name=f"{prefix} pasado {i}",
-                                       date=timezone.localdate() - dt.timedelta(days=7 + i))
+        t = services.create_tournament(
+            acting_user=user,
+            name=f"{prefix} pasado {i}",
+            date=timezone.localdate() - dt.timedelta(days=7 + i),
+        )
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
 
 
@@ -92,12 +113,15 @@ def page_counts(client, t: Tournament) -> dict[str, int]:
         "tournament": count_queries(client, reverse("public:tournament", args=[t.slug])),
         "standings": count_queries(client, standings),
         "standings (live refresh)": count_queries(client, standings, HTTP_HX_REQUEST="true"),
-        "round (live refresh)": count_queries(client, reverse("public:round", args=[t.slug, 3]),
-                                              HTTP_HX_REQUEST="true"),
+        "round (live refresh)": count_queries(
+            client, reverse("public:round", args=[t.slug, 3]), HTTP_HX_REQUEST="true"
+        ),
     }
 
 
-def test_public_pages_run_the_same_queries_for_a_small_and_a_large_club(client, director, small_club):
+def test_public_pages_run_the_same_queries_for_a_small_and_a_large_club(
+    client, director, small_club
+):
     small = page_counts(client, small_club)
     large_t = build_running(director, 36, "Liga Grande")
     build_running(director, 8, "Liga Segunda")
@@ -112,7 +136,9 @@ def test_the_large_club_pages_show_what_the_counts_were_taken_on(client, large_c
     home = client.get(reverse("public:home")).content.decode()
     assert home.count('href="/ranking/jugador/') == 10
     assert "Liga Segunda" in home and "Grande próximo 3" in home
-    find = client.get(reverse("public:find_table", args=[large_club.slug]), {"q": "Liga Grande Socia 020"})
+    find = client.get(
+        reverse("public:find_table", args=[large_club.slug]), {"q": "Liga Grande Socia 020"}
+    )
     assert "Mesa " in find.content.decode()
     standings = client.get(reverse("public:standings", args=[large_club.slug])).content.decode()
     assert standings.count('<th scope="row" class="name">') == 36

@@ -1,6 +1,7 @@
 """Writes through tournaments.services: results, rounds, pairings, players, entries, castigos,
 sorteos and history (DESIGN.md "Writes"; rules of SCORING.md §1). Data is built only through
 the services; every refusal is asserted by its stable ``code``."""
+
 import datetime as dt
 from itertools import combinations
 
@@ -9,13 +10,26 @@ import pytest
 from tournaments import services
 from tournaments.errors import DomainError, ResultError
 from tournaments.models import Bye, Castigo, Entry, Player, Result, Round, Seat, Table, Tournament
+from tournaments.pairing.round_robin import round_robin
 
 pytestmark = pytest.mark.django_db
 
 NAMES = [
-    "Abundio Arce", "Brígida Bravo", "Cirilo Campos", "Dorotea Dávila", "Eusebio Estrada",
-    "Filomena Fuentes", "Gumersindo Gil", "Hermelinda Haro", "Isidro Islas", "Jovita Juárez",
-    "Lázaro Lara", "Maclovia Mata", "Nicanor Nava", "Otilia Olvera", "Pánfilo Pardo",
+    "Abundio Arce",
+    "Brígida Bravo",
+    "Cirilo Campos",
+    "Dorotea Dávila",
+    "Eusebio Estrada",
+    "Filomena Fuentes",
+    "Gumersindo Gil",
+    "Hermelinda Haro",
+    "Isidro Islas",
+    "Jovita Juárez",
+    "Lázaro Lara",
+    "Maclovia Mata",
+    "Nicanor Nava",
+    "Otilia Olvera",
+    "Pánfilo Pardo",
     "Querubina Quiroz",
 ]
 
@@ -25,14 +39,21 @@ NAMES = [
 
 def make_tournament(user, *, mode="pairs", time_limit=30, name="Torneo de Prueba", **extra):
     return services.create_tournament(
-        acting_user=user, name=name, date=dt.date(2026, 3, 14), mode=mode, target=100,
-        time_limit=time_limit, **extra,
+        acting_user=user,
+        name=name,
+        date=dt.date(2026, 3, 14),
+        mode=mode,
+        target=100,
+        time_limit=time_limit,
+        **extra,
     )
 
 
 def make_players(user, n, prefix=""):
     names = NAMES if n <= len(NAMES) else [f"Jugador {i:03d}" for i in range(n)]
-    return [services.create_player(acting_user=user, full_name=f"{prefix}{name}") for name in names[:n]]
+    return [
+        services.create_player(acting_user=user, full_name=f"{prefix}{name}") for name in names[:n]
+    ]
 
 
 def make_entries(user, t, n, prefix=""):
@@ -40,7 +61,9 @@ def make_entries(user, t, n, prefix=""):
     size = 2 if t.mode == Tournament.Mode.PAIRS else 1
     players = make_players(user, n * size, prefix=prefix)
     return [
-        services.register_entry(acting_user=user, tournament=t, players=players[i * size:(i + 1) * size])
+        services.register_entry(
+            acting_user=user, tournament=t, players=players[i * size : (i + 1) * size]
+        )
         for i in range(n)
     ]
 
@@ -48,7 +71,9 @@ def make_entries(user, t, n, prefix=""):
 def round_one(user, t, entries, pairs):
     """Set round 1 with tables [(index a, index b), ...] of ``entries``; returns the tables by number."""
     rnd = services.set_pairings(
-        acting_user=user, tournament=t, round_number=1,
+        acting_user=user,
+        tournament=t,
+        round_number=1,
         tables=[([entries[a]], [entries[b]]) for a, b in pairs],
     )
     return list(rnd.tables.order_by("number"))
@@ -100,8 +125,12 @@ def test_invalid_result_is_refused_with_its_code_and_nothing_is_stored(
     t, entries, table = setup
     with pytest.raises(ResultError) as exc:
         services.record_result(
-            acting_user=director, table=table, tantos_a=tantos_a, tantos_b=tantos_b,
-            ended_by_time=by_time, version=0,
+            acting_user=director,
+            table=table,
+            tantos_a=tantos_a,
+            tantos_b=tantos_b,
+            ended_by_time=by_time,
+            version=0,
         )
     assert exc.value.code == code
     assert Result.objects.count() == 0
@@ -117,20 +146,31 @@ def test_invalid_correction_is_refused_and_the_old_result_stays(
     services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=50, version=0)
     with pytest.raises(ResultError) as exc:
         services.record_result(
-            acting_user=director, table=table, tantos_a=tantos_a, tantos_b=tantos_b,
-            ended_by_time=by_time, version=1,
+            acting_user=director,
+            table=table,
+            tantos_a=tantos_a,
+            tantos_b=tantos_b,
+            ended_by_time=by_time,
+            version=1,
         )
     assert exc.value.code == code
     assert Result.objects.count() == 1
     stored = Result.objects.get(table=table)
-    assert (stored.tantos_a, stored.tantos_b, stored.ended_by_time, stored.forfeit) == (100, 50, False, False)
+    assert (stored.tantos_a, stored.tantos_b, stored.ended_by_time, stored.forfeit) == (
+        100,
+        50,
+        False,
+        False,
+    )
     assert Result.history.count() == 1
     assert version_of(table) == 1
 
 
 def test_valid_result_is_stored_and_bumps_the_table_version(setup, director):
     t, entries, table = setup
-    result = services.record_result(acting_user=director, table=table, tantos_a=" 112 ", tantos_b="0", version=0)
+    result = services.record_result(
+        acting_user=director, table=table, tantos_a=" 112 ", tantos_b="0", version=0
+    )
     assert (result.tantos_a, result.tantos_b) == (112, 0)
     assert result.entered_by == director
     assert version_of(table) == 1
@@ -145,7 +185,9 @@ def test_second_save_from_the_same_version_is_refused_as_stale(setup, director):
     t, entries, table = setup
     services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=30, version=0)
     with pytest.raises(DomainError) as exc:
-        services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=90, version=0)
+        services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=90, version=0
+        )
     assert exc.value.code == "stale_version"
     stored = Result.objects.get(table=table)
     assert (stored.tantos_a, stored.tantos_b) == (100, 30)
@@ -172,7 +214,9 @@ def test_closed_round_refuses_results_and_reopening_allows_a_correction(setup, d
     assert Round.objects.get(pk=rnd.pk).closed
 
     with pytest.raises(DomainError) as exc:
-        services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=60, version=1)
+        services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=60, version=1
+        )
     assert exc.value.code == "round_closed"
     assert Result.objects.get(table=table).tantos_b == 30
     assert version_of(table) == 1
@@ -187,7 +231,9 @@ def test_closing_a_round_with_a_missing_result_is_refused(director):
     t = make_tournament(director)
     entries = make_entries(director, t, 4)
     tables = round_one(director, t, entries, [(0, 1), (2, 3)])
-    services.record_result(acting_user=director, table=tables[0], tantos_a=100, tantos_b=10, version=0)
+    services.record_result(
+        acting_user=director, table=tables[0], tantos_a=100, tantos_b=10, version=0
+    )
     rnd = Round.objects.get(tournament=t, number=1)
     with pytest.raises(DomainError) as exc:
         services.close_round(acting_user=director, round=rnd)
@@ -199,33 +245,58 @@ def test_closing_a_round_with_a_missing_result_is_refused(director):
 # --- forfeits and time -------------------------------------------------------------------------
 
 
-def test_forfeit_of_side_b_stores_the_default_forfeit_score_and_counts_in_standings(setup, director):
+def test_forfeit_of_side_b_stores_the_default_forfeit_score_and_counts_in_standings(
+    setup, director
+):
     t, entries, table = setup
     result = services.record_result(
         acting_user=director, table=table, tantos_a="", tantos_b="", forfeiting_side="B", version=0
     )
     stored = Result.objects.get(pk=result.pk)
-    assert (stored.tantos_a, stored.tantos_b, stored.forfeit, stored.ended_by_time) == (100, 0, True, False)
+    assert (stored.tantos_a, stored.tantos_b, stored.forfeit, stored.ended_by_time) == (
+        100,
+        0,
+        True,
+        False,
+    )
     winner, loser = line_of(t, entries[0]), line_of(t, entries[1])
     assert winner.position == 1
     assert (winner.f["played"], winner.f["won"], winner.f["puntos"]) == (1, 1, 3)
-    assert (winner.f["tantos_a_favor"], winner.f["tantos_en_contra"], winner.f["efectividad"]) == (100, 0, 100)
+    assert (winner.f["tantos_a_favor"], winner.f["tantos_en_contra"], winner.f["efectividad"]) == (
+        100,
+        0,
+        100,
+    )
     assert (loser.f["played"], loser.f["won"], loser.f["puntos"]) == (1, 0, 0)
-    assert (loser.f["tantos_a_favor"], loser.f["tantos_en_contra"], loser.f["efectividad"]) == (0, 100, -100)
+    assert (loser.f["tantos_a_favor"], loser.f["tantos_en_contra"], loser.f["efectividad"]) == (
+        0,
+        100,
+        -100,
+    )
 
 
 def test_forfeit_uses_the_tournaments_custom_forfeit_score(director):
     t = make_tournament(director, forfeit_winner_tantos=100, forfeit_loser_tantos=50)
     entries = make_entries(director, t, 2)
     (table,) = round_one(director, t, entries, [(0, 1)])
-    services.record_result(acting_user=director, table=table, tantos_a=None, tantos_b=None,
-                           forfeiting_side="A", version=0)
+    services.record_result(
+        acting_user=director,
+        table=table,
+        tantos_a=None,
+        tantos_b=None,
+        forfeiting_side="A",
+        version=0,
+    )
     stored = Result.objects.get(table=table)
     assert (stored.tantos_a, stored.tantos_b, stored.forfeit) == (50, 100, True)
     winner, loser = line_of(t, entries[1]), line_of(t, entries[0])
     assert (winner.position, winner.f["puntos"], winner.f["won"]) == (1, 2, 1)
     assert (winner.f["tantos_a_favor"], winner.f["tantos_en_contra"]) == (100, 50)
-    assert (loser.f["puntos"], loser.f["tantos_a_favor"], loser.f["tantos_en_contra"]) == (0, 50, 100)
+    assert (loser.f["puntos"], loser.f["tantos_a_favor"], loser.f["tantos_en_contra"]) == (
+        0,
+        50,
+        100,
+    )
 
 
 def test_by_time_result_is_refused_when_the_tournament_has_no_time_limit(director):
@@ -233,8 +304,14 @@ def test_by_time_result_is_refused_when_the_tournament_has_no_time_limit(directo
     entries = make_entries(director, t, 2)
     (table,) = round_one(director, t, entries, [(0, 1)])
     with pytest.raises(ResultError) as exc:
-        services.record_result(acting_user=director, table=table, tantos_a=80, tantos_b=60,
-                               ended_by_time=True, version=0)
+        services.record_result(
+            acting_user=director,
+            table=table,
+            tantos_a=80,
+            tantos_b=60,
+            ended_by_time=True,
+            version=0,
+        )
     assert exc.value.code == "no_time_limit"
     assert Result.objects.count() == 0
     assert version_of(table) == 0
@@ -242,10 +319,15 @@ def test_by_time_result_is_refused_when_the_tournament_has_no_time_limit(directo
 
 def test_by_time_result_is_stored_when_the_tournament_has_a_time_limit(setup, director):
     t, entries, table = setup
-    services.record_result(acting_user=director, table=table, tantos_a=80, tantos_b=60,
-                           ended_by_time=True, version=0)
+    services.record_result(
+        acting_user=director, table=table, tantos_a=80, tantos_b=60, ended_by_time=True, version=0
+    )
     winner = line_of(t, entries[0])
-    assert (winner.f["puntos"], winner.f["tantos_a_favor"], winner.f["tantos_en_contra"]) == (1, 80, 60)
+    assert (winner.f["puntos"], winner.f["tantos_a_favor"], winner.f["tantos_en_contra"]) == (
+        1,
+        80,
+        60,
+    )
 
 
 # --- pairings ----------------------------------------------------------------------------------
@@ -255,8 +337,12 @@ def test_set_pairings_refuses_an_entry_seated_twice(director):
     t = make_tournament(director)
     e = make_entries(director, t, 4)
     with pytest.raises(DomainError) as exc:
-        services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                              tables=[([e[0]], [e[1]]), ([e[2]], [e[0]])])
+        services.set_pairings(
+            acting_user=director,
+            tournament=t,
+            round_number=1,
+            tables=[([e[0]], [e[1]]), ([e[2]], [e[0]])],
+        )
     assert exc.value.code == "entry_twice"
     assert Round.objects.count() == 0 and Table.objects.count() == 0 and Seat.objects.count() == 0
 
@@ -268,13 +354,20 @@ def test_set_pairings_refuses_a_round_that_skips_the_next_one(director):
     with pytest.raises(DomainError) as exc:
         services.set_pairings(acting_user=director, tournament=t, round_number=2, tables=tables)
     assert exc.value.code == "round_out_of_order"
-    assert exc.value.message == "La ronda 2 no existe todavía y la próxima ronda es la 1: las rondas van en orden."
+    assert (
+        exc.value.message
+        == "La ronda 2 no existe todavía y la próxima ronda es la 1: las rondas van en orden."
+    )
     assert Round.objects.count() == 0 and Table.objects.count() == 0
     services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=tables)
-    services.set_pairings(acting_user=director, tournament=t, round_number=1, tables=tables[::-1])  # redo 1
+    services.set_pairings(
+        acting_user=director, tournament=t, round_number=1, tables=tables[::-1]
+    )  # redo 1
     with pytest.raises(DomainError) as exc:
         services.set_pairings(acting_user=director, tournament=t, round_number=9, tables=tables)
-    assert exc.value.code == "round_out_of_order" and "la próxima ronda es la 2" in exc.value.message
+    assert (
+        exc.value.code == "round_out_of_order" and "la próxima ronda es la 2" in exc.value.message
+    )
     assert sorted(t.rounds.values_list("number", flat=True)) == [1]
     services.set_pairings(acting_user=director, tournament=t, round_number=2, tables=tables)
     assert sorted(t.rounds.values_list("number", flat=True)) == [1, 2]
@@ -284,8 +377,12 @@ def test_the_number_of_rounds_cannot_drop_below_the_rounds_already_paired(direct
     t = make_tournament(director)
     e = make_entries(director, t, 4)
     for number in (1, 2):
-        services.set_pairings(acting_user=director, tournament=t, round_number=number,
-                              tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+        services.set_pairings(
+            acting_user=director,
+            tournament=t,
+            round_number=number,
+            tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+        )
     with pytest.raises(DomainError) as exc:
         services.update_tournament(acting_user=director, tournament=t, rounds_planned=1)
     assert exc.value.code == "rounds_below_played"
@@ -294,15 +391,24 @@ def test_the_number_of_rounds_cannot_drop_below_the_rounds_already_paired(direct
     )
     t.refresh_from_db()
     assert t.rounds_planned == 5
-    assert services.update_tournament(acting_user=director, tournament=t, rounds_planned=2).rounds_planned == 2
+    assert (
+        services.update_tournament(
+            acting_user=director, tournament=t, rounds_planned=2
+        ).rounds_planned
+        == 2
+    )
 
 
 def test_set_pairings_refuses_a_side_of_the_wrong_size(director):
     t = make_tournament(director)
     e = make_entries(director, t, 4)
     with pytest.raises(DomainError) as exc:
-        services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                              tables=[([e[0], e[1]], [e[2], e[3]])])
+        services.set_pairings(
+            acting_user=director,
+            tournament=t,
+            round_number=1,
+            tables=[([e[0], e[1]], [e[2], e[3]])],
+        )
     assert exc.value.code == "side_size"
     assert Seat.objects.count() == 0
 
@@ -311,8 +417,9 @@ def test_set_pairings_refuses_a_side_of_one_in_individual_mode(director):
     t = make_tournament(director, mode="individual")
     e = make_entries(director, t, 4)
     with pytest.raises(DomainError) as exc:
-        services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                              tables=[([e[0]], [e[1]])])
+        services.set_pairings(
+            acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
+        )
     assert exc.value.code == "side_size"
     assert Seat.objects.count() == 0
 
@@ -323,8 +430,9 @@ def test_set_pairings_refuses_another_tournaments_entry(director):
     e = make_entries(director, t, 2)
     (stranger,) = make_entries(director, other, 1, prefix="Otro ")
     with pytest.raises(DomainError) as exc:
-        services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                              tables=[([e[0]], [stranger])])
+        services.set_pairings(
+            acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [stranger])]
+        )
     assert exc.value.code == "foreign_entry"
     assert Seat.objects.count() == 0
 
@@ -332,8 +440,12 @@ def test_set_pairings_refuses_another_tournaments_entry(director):
 def test_unseated_entries_rest_with_a_bye_row(director):
     t = make_tournament(director)
     e = make_entries(director, t, 5)
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                                tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    rnd = services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
     assert [b.entry_id for b in Bye.objects.filter(round=rnd)] == [e[4].pk]
     assert rnd.bye_entries() == [e[4]]
     assert Seat.objects.filter(round=rnd).count() == 4
@@ -345,7 +457,9 @@ def test_individual_mode_tables_seat_two_single_player_entries_per_side(director
     e = make_entries(director, t, 8)
     assert all(entry.player2_id is None for entry in e)
     rnd = services.set_pairings(
-        acting_user=director, tournament=t, round_number=1,
+        acting_user=director,
+        tournament=t,
+        round_number=1,
         tables=[([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])],
     )
     tables = rnd.tables_with_results()
@@ -354,7 +468,9 @@ def test_individual_mode_tables_seat_two_single_player_entries_per_side(director
     assert tables[1].side("A") == [e[4], e[5]] and tables[1].side("B") == [e[6], e[7]]
     assert Bye.objects.filter(round=rnd).count() == 0
 
-    services.record_result(acting_user=director, table=tables[0], tantos_a=100, tantos_b=40, version=0)
+    services.record_result(
+        acting_user=director, table=tables[0], tantos_a=100, tantos_b=40, version=0
+    )
     lines = {line.entry.pk: line for line in t.standings()}
     for winner in (e[0], e[1]):
         assert (lines[winner.pk].f["puntos"], lines[winner.pk].f["efectividad"]) == (2, 60)
@@ -367,8 +483,12 @@ def test_individual_mode_tables_seat_two_single_player_entries_per_side(director
 
 def _games_by_round(t):
     rounds = {}
-    for tbl in Table.objects.filter(round__tournament=t).prefetch_related("seats").select_related("round"):
-        rounds.setdefault(tbl.round.number, []).append(frozenset(s.entry_id for s in tbl.seats.all()))
+    for tbl in (
+        Table.objects.filter(round__tournament=t).prefetch_related("seats").select_related("round")
+    ):
+        rounds.setdefault(tbl.round.number, []).append(
+            frozenset(s.entry_id for s in tbl.seats.all())
+        )
     return rounds
 
 
@@ -379,7 +499,7 @@ def test_round_robin_of_six_pairs_has_five_rounds_where_every_pair_meets_once(di
     assert [r.number for r in created] == [1, 2, 3, 4, 5]
     games = _games_by_round(t)
     assert sorted(games) == [1, 2, 3, 4, 5]
-    for number, tables in games.items():
+    for _number, tables in games.items():
         assert len(tables) == 3
         assert set().union(*tables) == {x.pk for x in e}
     all_games = [g for tables in games.values() for g in tables]
@@ -429,17 +549,22 @@ def test_round_robin_is_refused_in_individual_mode(director):
 # --- players -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("typed", "stored"), [
-    ("José Ñúñez+", "José Ñúñez+"),
-    ("Пётр Иванов", "Пётр Иванов"),
-    ("  Zoë  O'Brien ", "Zoë  O'Brien"),
-])
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("José Ñúñez+", "José Ñúñez+"),
+        ("Пётр Иванов", "Пётр Иванов"),
+        ("  Zoë  O'Brien ", "Zoë  O'Brien"),
+    ],
+)
 def test_player_name_is_kept_exactly_as_typed_only_trimmed(director, typed, stored):
     player = services.create_player(acting_user=director, full_name=typed)
     assert Player.objects.get(pk=player.pk).full_name == stored
 
 
-@pytest.mark.parametrize("query", ["JOSÉ ÑÚÑEZ+", "Jose\u0301 N\u0303u\u0301n\u0303ez+", "josé ñúñez+"])
+@pytest.mark.parametrize(
+    "query", ["JOSÉ ÑÚÑEZ+", "Jose\u0301 N\u0303u\u0301n\u0303ez+", "josé ñúñez+"]
+)
 def test_similar_players_finds_the_name_after_nfc_and_case_folding(director, query):
     jose = services.create_player(acting_user=director, full_name="José Ñúñez+")
     services.create_player(acting_user=director, full_name="José Núñez")
@@ -456,16 +581,22 @@ def test_similar_players_finds_a_decomposed_stored_name(director):
 def test_member_number_must_be_unique_when_given(director):
     services.create_player(acting_user=director, full_name="Ana Ávila", member_number="A-17")
     with pytest.raises(DomainError) as exc:
-        services.create_player(acting_user=director, full_name="Beto Bernal", member_number=" A-17 ")
+        services.create_player(
+            acting_user=director, full_name="Beto Bernal", member_number=" A-17 "
+        )
     assert exc.value.code == "member_number_taken"
     assert Player.objects.count() == 1
 
 
 def test_member_number_taken_on_update(director):
     services.create_player(acting_user=director, full_name="Ana Ávila", member_number="A-17")
-    beto = services.create_player(acting_user=director, full_name="Beto Bernal", member_number="B-2")
+    beto = services.create_player(
+        acting_user=director, full_name="Beto Bernal", member_number="B-2"
+    )
     with pytest.raises(DomainError) as exc:
-        services.update_player(acting_user=director, player=beto, full_name="Beto Bernal", member_number="A-17")
+        services.update_player(
+            acting_user=director, player=beto, full_name="Beto Bernal", member_number="A-17"
+        )
     assert exc.value.code == "member_number_taken"
     assert Player.objects.get(pk=beto.pk).member_number == "B-2"
 
@@ -499,7 +630,9 @@ def test_deactivated_player_stays_and_cannot_be_entered(director):
     services.set_player_active(acting_user=director, player=player, active=False)
     assert Player.objects.get(pk=player.pk).active is False
     with pytest.raises(DomainError) as exc:
-        services.register_entry(acting_user=director, tournament=t, players=[Player.objects.get(pk=player.pk)])
+        services.register_entry(
+            acting_user=director, tournament=t, players=[Player.objects.get(pk=player.pk)]
+        )
     assert exc.value.code == "player_inactive"
     services.set_player_active(acting_user=director, player=player, active=True)
     assert Player.objects.get(pk=player.pk).active is True
@@ -507,8 +640,10 @@ def test_deactivated_player_stays_and_cannot_be_entered(director):
 
 def test_register_entry_refuses_a_player_already_entered_as_player1_or_player2(director):
     t = make_tournament(director)
-    ana, beto, ciro = (services.create_player(acting_user=director, full_name=n)
-                       for n in ("Ana Ávila", "Beto Bernal", "Ciro Cano"))
+    ana, beto, ciro = (
+        services.create_player(acting_user=director, full_name=n)
+        for n in ("Ana Ávila", "Beto Bernal", "Ciro Cano")
+    )
     services.register_entry(acting_user=director, tournament=t, players=[ana, beto])
     for players in ([ciro, ana], [beto, ciro]):
         with pytest.raises(DomainError) as exc:
@@ -520,9 +655,16 @@ def test_register_entry_refuses_a_player_already_entered_as_player1_or_player2(d
 def test_register_entry_refuses_the_wrong_number_of_players(director):
     pairs = make_tournament(director)
     single = make_tournament(director, mode="single", name="Mano a Mano")
-    ana, beto, ciro = (services.create_player(acting_user=director, full_name=n)
-                       for n in ("Ana Ávila", "Beto Bernal", "Ciro Cano"))
-    for t, players in ((pairs, [ana]), (pairs, [ana, beto, ciro]), (pairs, [ana, ana]), (single, [ana, beto])):
+    ana, beto, ciro = (
+        services.create_player(acting_user=director, full_name=n)
+        for n in ("Ana Ávila", "Beto Bernal", "Ciro Cano")
+    )
+    for t, players in (
+        (pairs, [ana]),
+        (pairs, [ana, beto, ciro]),
+        (pairs, [ana, ana]),
+        (single, [ana, beto]),
+    ):
         with pytest.raises(DomainError) as exc:
             services.register_entry(acting_user=director, tournament=t, players=players)
         assert exc.value.code == "entry_size"
@@ -536,8 +678,13 @@ def test_register_entry_refuses_the_wrong_number_of_players(director):
 def test_castigo_of_zero_or_negative_tantos_is_refused(setup, director, tantos):
     t, entries, table = setup
     with pytest.raises(DomainError) as exc:
-        services.add_castigo(acting_user=director, tournament=t, player=entries[0].player1,
-                             tantos=tantos, reason="Hablar durante la mano")
+        services.add_castigo(
+            acting_user=director,
+            tournament=t,
+            player=entries[0].player1,
+            tantos=tantos,
+            reason="Hablar durante la mano",
+        )
     assert exc.value.code == "castigo_tantos"
     assert Castigo.objects.count() == 0
 
@@ -546,8 +693,9 @@ def test_castigo_for_a_player_not_in_the_tournament_is_refused(setup, director):
     t, entries, table = setup
     outsider = services.create_player(acting_user=director, full_name="Ulises Urías")
     with pytest.raises(DomainError) as exc:
-        services.add_castigo(acting_user=director, tournament=t, player=outsider, tantos=10,
-                             reason="Llegó tarde")
+        services.add_castigo(
+            acting_user=director, tournament=t, player=outsider, tantos=10, reason="Llegó tarde"
+        )
     assert exc.value.code == "player_not_entered"
     assert Castigo.objects.count() == 0
 
@@ -557,8 +705,14 @@ def test_castigo_lowers_the_efectividad_and_removing_it_keeps_its_history(setup,
     services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=40, version=0)
     assert line_of(t, entries[0]).f["efectividad"] == 60
     rnd = Round.objects.get(tournament=t, number=1)
-    castigo = services.add_castigo(acting_user=director, tournament=t, player=entries[0].player2,
-                                   tantos="25", reason="Hablar durante la mano", round=rnd)
+    castigo = services.add_castigo(
+        acting_user=director,
+        tournament=t,
+        player=entries[0].player2,
+        tantos="25",
+        reason="Hablar durante la mano",
+        round=rnd,
+    )
     assert castigo.tantos == 25 and castigo.entered_by == director
     line = line_of(t, entries[0])
     assert (line.f["castigos"], line.f["efectividad"]) == (25, 35)
@@ -569,8 +723,11 @@ def test_castigo_lowers_the_efectividad_and_removing_it_keeps_its_history(setup,
     assert Castigo.objects.count() == 0
     line = line_of(t, entries[0])
     assert (line.f["castigos"], line.f["efectividad"]) == (0, 60)
-    assert list(Castigo.history.filter(id=castigo.pk).order_by("history_id").values_list(
-        "history_type", "tantos", "history_user")) == [("+", 25, director.pk), ("-", 25, director.pk)]
+    assert list(
+        Castigo.history.filter(id=castigo.pk)
+        .order_by("history_id")
+        .values_list("history_type", "tantos", "history_user")
+    ) == [("+", 25, director.pk), ("-", 25, director.pk)]
 
 
 # --- sorteo ------------------------------------------------------------------------------------
@@ -581,7 +738,9 @@ def test_identical_results_share_the_position_until_a_sorteo_orders_them(directo
     e = make_entries(director, t, 6)
     tables = round_one(director, t, e, [(0, 3), (1, 4), (2, 5)])
     for tbl in tables:
-        services.record_result(acting_user=director, table=tbl, tantos_a=100, tantos_b=50, version=0)
+        services.record_result(
+            acting_user=director, table=tbl, tantos_a=100, tantos_b=50, version=0
+        )
     lines = t.standings()
     top = {line.entry.pk: line.row for line in lines[:3]}
     assert set(top) == {e[0].pk, e[1].pk, e[2].pk}
@@ -592,7 +751,9 @@ def test_identical_results_share_the_position_until_a_sorteo_orders_them(directo
     services.record_sorteo(acting_user=director, tournament=t, entries_in_order=[e[2], e[0], e[1]])
     lines = t.standings()
     assert [(line.entry.pk, line.row.position, line.row.shared) for line in lines[:3]] == [
-        (e[2].pk, 1, False), (e[0].pk, 2, False), (e[1].pk, 3, False),
+        (e[2].pk, 1, False),
+        (e[0].pk, 2, False),
+        (e[1].pk, 3, False),
     ]
     assert all(line.row.decided_by == "sorteo" for line in lines[:3])
     assert all(line.row.shared for line in lines[3:])
@@ -607,7 +768,9 @@ def test_sorteo_needs_two_entries_of_this_tournament(director):
         services.record_sorteo(acting_user=director, tournament=t, entries_in_order=[e[0]])
     assert exc.value.code == "sorteo_too_few"
     with pytest.raises(DomainError) as exc:
-        services.record_sorteo(acting_user=director, tournament=t, entries_in_order=[e[0], stranger])
+        services.record_sorteo(
+            acting_user=director, tournament=t, entries_in_order=[e[0], stranger]
+        )
     assert exc.value.code == "foreign_entry"
 
 
@@ -629,8 +792,15 @@ def test_result_and_its_correction_leave_two_history_records_by_the_acting_user(
 def test_forfeit_marked_as_ended_by_time_is_refused(setup, director):
     t, entries, table = setup
     with pytest.raises(ResultError) as exc:
-        services.record_result(acting_user=director, table=table, tantos_a=None, tantos_b=None,
-                               ended_by_time=True, forfeiting_side="B", version=0)
+        services.record_result(
+            acting_user=director,
+            table=table,
+            tantos_a=None,
+            tantos_b=None,
+            ended_by_time=True,
+            forfeiting_side="B",
+            version=0,
+        )
     assert exc.value.code == "forfeit_by_time"
     assert Result.objects.count() == 0 and version_of(table) == 0
 
@@ -640,8 +810,11 @@ def test_round_robin_refuses_to_complete_around_a_hand_made_round(director):
     entries = make_entries(director, t, 4)
     # Round 1 by hand: 0–1 and 2–3; the circle method's round 1 is different.
     round_one(director, t, entries, [(0, 1), (2, 3)])
-    planned_first = {frozenset(p) for p in services.round_robin([e.pk for e in entries])[0]}
-    assert planned_first != {frozenset((entries[0].pk, entries[1].pk)), frozenset((entries[2].pk, entries[3].pk))}
+    planned_first = {frozenset(p) for p in round_robin([e.pk for e in entries])[0]}
+    assert planned_first != {
+        frozenset((entries[0].pk, entries[1].pk)),
+        frozenset((entries[2].pk, entries[3].pk)),
+    }
     with pytest.raises(DomainError) as exc:
         services.generate_round_robin(acting_user=director, tournament=t)
     assert exc.value.code == "round_robin_conflict"

@@ -1,15 +1,18 @@
 """Tournament.standings() and the public pages read in a fixed number of SQL queries, whatever
 the number of entries (DESIGN.md: "a model method gathers what it needs in a fixed, small
 number of queries")."""
+
 import datetime as dt
 
 import pytest
+from django.contrib.auth.models import Group, User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournaments import services
-from tournaments.models import Bye, Castigo, Result, Sorteo
+from tournaments.models import Bye, Castigo, Result, Sorteo, Tournament
+from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -22,50 +25,100 @@ def build_tournament(user, n_entries: int, name: str):
     table fewer than possible (two byes), normal, by-time and forfeit results, two castigos and
     a sorteo."""
     t = services.create_tournament(
-        acting_user=user, name=name, date=dt.date(2026, 5, 9), mode="pairs", target=100, time_limit=30,
+        acting_user=user,
+        name=name,
+        date=dt.date(2026, 5, 9),
+        mode="pairs",
+        target=100,
+        time_limit=30,
     )
     players = [
         services.create_player(acting_user=user, full_name=f"{name} jugador {i:03d}")
         for i in range(2 * n_entries)
     ]
     entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[2 * i:2 * i + 2])
+        services.register_entry(acting_user=user, tournament=t, players=players[2 * i : 2 * i + 2])
         for i in range(n_entries)
     ]
     for number in range(1, ROUNDS + 1):
         order = entries[number:] + entries[:number]  # rotate, so different entries rest
         seated = order[2:]
         tables = [([seated[i]], [seated[i + 1]]) for i in range(0, len(seated), 2)]
-        rnd = services.set_pairings(acting_user=user, tournament=t, round_number=number, tables=tables)
+        rnd = services.set_pairings(
+            acting_user=user, tournament=t, round_number=number, tables=tables
+        )
         for i, table in enumerate(rnd.tables.order_by("number")):
             if i % 7 == 3:
-                services.record_result(acting_user=user, table=table, tantos_a="", tantos_b="",
-                                       forfeiting_side="A", version=0)
+                services.record_result(
+                    acting_user=user,
+                    table=table,
+                    tantos_a="",
+                    tantos_b="",
+                    forfeiting_side="A",
+                    version=0,
+                )
             elif i % 5 == 1:
-                services.record_result(acting_user=user, table=table, tantos_a=80, tantos_b=60,
-                                       ended_by_time=True, version=0)
+                services.record_result(
+                    acting_user=user,
+                    table=table,
+                    tantos_a=80,
+                    tantos_b=60,
+                    ended_by_time=True,
+                    version=0,
+                )
             else:
-                services.record_result(acting_user=user, table=table, tantos_a=100 + i % 3,
-                                       tantos_b=(17 * i + number) % 100, version=0)
+                services.record_result(
+                    acting_user=user,
+                    table=table,
+                    tantos_a=100 + i % 3,
+                    tantos_b=(17 * i + number) % 100,
+                    version=0,
+                )
         services.close_round(acting_user=user, round=rnd)
-    services.add_castigo(acting_user=user, tournament=t, player=entries[0].player1, tantos=10,
-                         reason="Hablar durante la mano")
-    services.add_castigo(acting_user=user, tournament=t, player=entries[-1].player2, tantos=5,
-                         reason="Llegó tarde")
-    services.record_sorteo(acting_user=user, tournament=t, entries_in_order=[entries[3], entries[2]])
+    services.add_castigo(
+        acting_user=user,
+        tournament=t,
+        player=entries[0].player1,
+        tantos=10,
+        reason="Hablar durante la mano",
+    )
+    services.add_castigo(
+        acting_user=user, tournament=t, player=entries[-1].player2, tantos=5, reason="Llegó tarde"
+    )
+    services.record_sorteo(
+        acting_user=user, tournament=t, entries_in_order=[entries[3], entries[2]]
+    )
     assert Bye.objects.filter(round__tournament=t).count() == 2 * ROUNDS
-    assert Result.objects.filter(table__round__tournament=t).count() == ROUNDS * (n_entries // 2 - 1)
+    assert Result.objects.filter(table__round__tournament=t).count() == ROUNDS * (
+        n_entries // 2 - 1
+    )
     assert Castigo.objects.filter(tournament=t).count() == 2
     assert Sorteo.objects.filter(tournament=t).count() == 2
     return t
 
 
+@pytest.fixture(scope="module")
+def built(module_data):
+    """Both tournaments, built once for this module's tests, which only read them
+    (tests/conftest.py ``module_data``), by a director as in the ``director`` fixture."""
+
+    def build():
+        user = User.objects.create_user("directora", password="clave-de-prueba-1", is_staff=True)
+        user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
+        return build_tournament(user, 8, "Chico").pk, build_tournament(user, 64, "Grande").pk
+
+    yield from module_data(build)
+
+
 @pytest.fixture
-def small_and_large(director):
-    return build_tournament(director, 8, "Chico"), build_tournament(director, 64, "Grande")
+def small_and_large(built):
+    """Fresh instances in each test, so no test counts queries against another's cache."""
+    return tuple(Tournament.objects.get(pk=pk) for pk in built)
 
 
-def test_standings_runs_the_same_six_queries_for_8_and_64_entries(small_and_large, django_assert_num_queries):
+def test_standings_runs_the_same_six_queries_for_8_and_64_entries(
+    small_and_large, django_assert_num_queries
+):
     small, large = small_and_large
     with django_assert_num_queries(STANDINGS_QUERIES):
         small_lines = small.standings()
@@ -100,4 +153,6 @@ def test_public_pages_run_the_same_number_of_queries_for_8_and_64_entries(small_
         assert client.get(url(small), HTTP_HX_REQUEST="true").status_code == 200
     with CaptureQueriesContext(connection) as ctx_large:
         assert client.get(url(large), HTTP_HX_REQUEST="true").status_code == 200
-    assert len(ctx_small.captured_queries) == len(ctx_large.captured_queries) == 1 + STANDINGS_QUERIES
+    assert (
+        len(ctx_small.captured_queries) == len(ctx_large.captured_queries) == 1 + STANDINGS_QUERIES
+    )

@@ -2,6 +2,7 @@
 ``create_tournament --system table``, ``imports.import_table_results`` with its command and the
 upload form, ``exports.standings_csv`` for table games (seed 004, SCORING.md §4); formula-safe
 names in every CSV export; the duplicate-name warning of the imports."""
+
 import csv
 import datetime as dt
 import io
@@ -39,7 +40,12 @@ pytestmark = pytest.mark.django_db
 
 HEADER = ",".join(TABLE_HEADER)
 ANA, BETO, CIRO, DORA, EVA, FABIAN, GEMA = (
-    "Ana Robles", "Beto Sáenz", "Ciro Téllez", "Dora Uribe", "Eva Vargas", "Fabián Wong",
+    "Ana Robles",
+    "Beto Sáenz",
+    "Ciro Téllez",
+    "Dora Uribe",
+    "Eva Vargas",
+    "Fabián Wong",
     "Gema Yáñez",
 )
 
@@ -52,8 +58,13 @@ def run(*args):
 
 def table_game(acting_user=None, **extra):
     """A running table-game tournament; its creator (``acting_user``) directs it."""
-    fields = {"name": "Mesa Importada", "date": dt.date(2026, 6, 13), "system": "table",
-              "mode": "single", "status": "running"}
+    fields = {
+        "name": "Mesa Importada",
+        "date": dt.date(2026, 6, 13),
+        "system": "table",
+        "mode": "single",
+        "status": "running",
+    }
     fields.update(extra)
     return services.create_tournament(acting_user=acting_user, **fields)
 
@@ -81,14 +92,21 @@ def result_rows(t):
     return [
         (r.table.round.number, r.table.number, r.ended_by_time, r.table.version)
         for r in TableResult.objects.filter(table__round__tournament=t)
-        .select_related("table__round").order_by("table__round__number", "table__number")
+        .select_related("table__round")
+        .order_by("table__round__number", "table__number")
     ]
 
 
 def nothing_stored():
-    return (Player.objects.count(), Entry.objects.count(), Round.objects.count(),
-            Table.objects.count(), Seat.objects.count(), TableResult.objects.count(),
-            Bye.objects.count())
+    return (
+        Player.objects.count(),
+        Entry.objects.count(),
+        Round.objects.count(),
+        Table.objects.count(),
+        Seat.objects.count(),
+        TableResult.objects.count(),
+        Bye.objects.count(),
+    )
 
 
 # Seven players, two rounds: a table of 4 and a table of 3 each round.
@@ -117,19 +135,43 @@ TWO_ROUNDS = csv_text(*ROUND_ONE, *ROUND_TWO)
 
 
 def test_create_tournament_table_prints_the_slug_and_defaults_to_single():
-    out, _err = run("create_tournament", "--name", "Mesa de Junio", "--date", "2026-06-13",
-                    "--system", "table", "--rounds", "4")
+    out, _err = run(
+        "create_tournament",
+        "--name",
+        "Mesa de Junio",
+        "--date",
+        "2026-06-13",
+        "--system",
+        "table",
+        "--rounds",
+        "4",
+    )
 
     assert out == "mesa-de-junio-2026\n"
     t = Tournament.objects.get(slug="mesa-de-junio-2026")
     assert (t.system, t.mode, t.target, t.rounds_planned, t.status) == (
-        "table", "single", 100, 4, "running"
+        "table",
+        "single",
+        100,
+        4,
+        "running",
     )
 
 
 def test_create_tournament_table_accepts_single_and_a_target():
-    out, _err = run("create_tournament", "--name", "Mesa", "--date", "2026-06-13",
-                    "--system", "table", "--mode", "single", "--target", "200")
+    out, _err = run(
+        "create_tournament",
+        "--name",
+        "Mesa",
+        "--date",
+        "2026-06-13",
+        "--system",
+        "table",
+        "--mode",
+        "single",
+        "--target",
+        "200",
+    )
 
     t = Tournament.objects.get(slug=out.strip())
     assert (t.system, t.mode, t.target) == ("table", "single", 200)
@@ -137,11 +179,29 @@ def test_create_tournament_table_accepts_single_and_a_target():
 
 def test_create_tournament_table_refuses_pairs_and_best_of():
     with pytest.raises(CommandError, match="--mode solo puede ser «single»; se recibió «pairs»"):
-        run("create_tournament", "--name", "Mesa", "--date", "2026-06-13", "--system", "table",
-            "--mode", "pairs")
+        run(
+            "create_tournament",
+            "--name",
+            "Mesa",
+            "--date",
+            "2026-06-13",
+            "--system",
+            "table",
+            "--mode",
+            "pairs",
+        )
     with pytest.raises(CommandError, match="--best-of solo vale para torneos suizos"):
-        run("create_tournament", "--name", "Mesa", "--date", "2026-06-13", "--system", "table",
-            "--best-of", "3")
+        run(
+            "create_tournament",
+            "--name",
+            "Mesa",
+            "--date",
+            "2026-06-13",
+            "--system",
+            "table",
+            "--best-of",
+            "3",
+        )
     assert Tournament.objects.count() == 0
 
 
@@ -157,13 +217,22 @@ def test_importing_two_rounds_of_seven_stores_seats_results_and_standings(direct
     assert (report.byes, report.players_created, report.entries_created) == (0, 7, 7)
     assert report.warnings == []
     assert seat_rows(t) == [
-        (1, 1, 1, ANA, 10), (1, 1, 2, BETO, 8), (1, 1, 3, CIRO, 7), (1, 1, 4, DORA, 5),
-        (1, 2, 1, EVA, 10), (1, 2, 2, FABIAN, 7), (1, 2, 3, GEMA, 6),
-        (2, 1, 1, ANA, 9), (2, 1, 2, EVA, 8), (2, 1, 3, FABIAN, 7), (2, 1, 4, CIRO, 5),
-        (2, 2, 1, BETO, 10), (2, 2, 2, DORA, 10), (2, 2, 3, GEMA, 8),
+        (1, 1, 1, ANA, 10),
+        (1, 1, 2, BETO, 8),
+        (1, 1, 3, CIRO, 7),
+        (1, 1, 4, DORA, 5),
+        (1, 2, 1, EVA, 10),
+        (1, 2, 2, FABIAN, 7),
+        (1, 2, 3, GEMA, 6),
+        (2, 1, 1, ANA, 9),
+        (2, 1, 2, EVA, 8),
+        (2, 1, 3, FABIAN, 7),
+        (2, 1, 4, CIRO, 5),
+        (2, 2, 1, BETO, 10),
+        (2, 2, 2, DORA, 10),
+        (2, 2, 3, GEMA, 8),
     ]
-    assert result_rows(t) == [(1, 1, False, 1), (1, 2, False, 1), (2, 1, True, 1),
-                              (2, 2, False, 1)]
+    assert result_rows(t) == [(1, 1, False, 1), (1, 2, False, 1), (2, 1, True, 1), (2, 2, False, 1)]
     assert {r.entered_by for r in TableResult.objects.all()} == {director}
     assert {s.side for s in Seat.objects.all()} == {"A"}
     assert Tournament.objects.get(pk=t.pk).entries.filter(player2__isnull=False).count() == 0
@@ -179,8 +248,16 @@ def test_importing_two_rounds_of_seven_stores_seats_results_and_standings(direct
     # Ciro 2+1 = 3, VP 12, 23.33+17.24 = 40.57.
     # On 5 points: Dora by VP (15), then Fabián over Gema by the percentage sum.
     assert [
-        (ln.row.position, ln.entry.name, ln.f["games"], ln.f["points"], ln.f["vp"],
-         ln.f["pct_sum"], ln.f["per_round"], ln.row.decided_by)
+        (
+            ln.row.position,
+            ln.entry.name,
+            ln.f["games"],
+            ln.f["points"],
+            ln.f["vp"],
+            ln.f["pct_sum"],
+            ln.f["per_round"],
+            ln.row.decided_by,
+        )
         for ln in t.standings()
     ] == [
         (1, ANA, 2, 9, 19, Decimal("64.36"), {1: 5, 2: 4}, None),
@@ -198,40 +275,45 @@ def test_reimport_with_one_changed_vp_counts_it_and_keeps_history(
 ):
     t = table_game()
     import_table_results(acting_user=director, tournament=t, data=TWO_ROUNDS)
-    sent = []
-    services.results_changed.connect(receiver := lambda **kw: sent.append(kw["table_ids"]))
     changed = [line.replace(f"{GEMA},8,", f"{GEMA},9,") for line in ROUND_TWO]
     assert changed != ROUND_TWO
 
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            report = import_table_results(acting_user=director, tournament=t,
-                                          data=csv_text(*changed))
-    finally:
-        services.results_changed.disconnect(receiver)
+    with django_capture_on_commit_callbacks(execute=True):
+        report = import_table_results(acting_user=director, tournament=t, data=csv_text(*changed))
 
     assert (report.created, report.changed, report.unchanged) == (0, 1, 1)
     assert (report.players_created, report.entries_created, report.warnings) == (0, 0, [])
     table = Table.objects.get(round__number=2, number=2)
-    assert sent == [[table.pk]]
-    assert result_rows(t) == [(1, 1, False, 1), (1, 2, False, 1), (2, 1, True, 1),
-                              (2, 2, False, 2)]
+    assert result_rows(t) == [(1, 1, False, 1), (1, 2, False, 1), (2, 1, True, 1), (2, 2, False, 2)]
     assert seat_rows(t)[-3:] == [(2, 2, 1, BETO, 10), (2, 2, 2, DORA, 10), (2, 2, 3, GEMA, 9)]
     gema = Seat.objects.get(round__number=2, entry__player1__full_name=GEMA)
     assert [(h.history_type, h.vp) for h in gema.history.order_by("history_date")] == [
-        ("+", 8), ("~", 9)
+        ("+", 8),
+        ("~", 9),
     ]
     assert gema.history.latest("history_date").history_user == director
     assert table.history.latest("history_date").history_user == director
     # The same players in another order are the same table: VP follow the players.
-    report = import_table_results(acting_user=director, tournament=t, data=csv_text(
-        f"2,2,{GEMA},9,no", f"2,2,{DORA},10,no", f"2,2,{BETO},10,no",
-    ))
+    report = import_table_results(
+        acting_user=director,
+        tournament=t,
+        data=csv_text(
+            f"2,2,{GEMA},9,no",
+            f"2,2,{DORA},10,no",
+            f"2,2,{BETO},10,no",
+        ),
+    )
     assert (report.created, report.changed, report.unchanged) == (0, 0, 1)
     # ended_by_time alone also counts as a change.
-    report = import_table_results(acting_user=director, tournament=t, data=csv_text(
-        f"2,2,{BETO},10,sí", f"2,2,{DORA},10,sí", f"2,2,{GEMA},9,sí",
-    ))
+    report = import_table_results(
+        acting_user=director,
+        tournament=t,
+        data=csv_text(
+            f"2,2,{BETO},10,sí",
+            f"2,2,{DORA},10,sí",
+            f"2,2,{GEMA},9,sí",
+        ),
+    )
     assert (report.created, report.changed, report.unchanged) == (0, 1, 0)
     assert result_rows(t)[-1] == (2, 2, True, 3)
 
@@ -240,21 +322,38 @@ def test_a_seated_table_without_result_is_reseated_but_one_with_result_is_not(di
     t = table_game()
     import_table_results(acting_user=director, tournament=t, data=csv_text(*ROUND_ONE))
     entries = {e.name: e for e in t.entries.select_related("player1")}
-    services.set_seating(acting_user=director, tournament=t, round_number=2, tables=[
-        [entries[n] for n in (ANA, BETO, CIRO, DORA)], [entries[n] for n in (EVA, FABIAN, GEMA)],
-    ])
+    services.set_seating(
+        acting_user=director,
+        tournament=t,
+        round_number=2,
+        tables=[
+            [entries[n] for n in (ANA, BETO, CIRO, DORA)],
+            [entries[n] for n in (EVA, FABIAN, GEMA)],
+        ],
+    )
 
     report = import_table_results(acting_user=director, tournament=t, data=csv_text(*ROUND_TWO))
 
     assert (report.created, report.changed, report.unchanged) == (2, 0, 0)
     assert seat_rows(t)[7:] == [
-        (2, 1, 1, ANA, 9), (2, 1, 2, EVA, 8), (2, 1, 3, FABIAN, 7), (2, 1, 4, CIRO, 5),
-        (2, 2, 1, BETO, 10), (2, 2, 2, DORA, 10), (2, 2, 3, GEMA, 8),
+        (2, 1, 1, ANA, 9),
+        (2, 1, 2, EVA, 8),
+        (2, 1, 3, FABIAN, 7),
+        (2, 1, 4, CIRO, 5),
+        (2, 2, 1, BETO, 10),
+        (2, 2, 2, DORA, 10),
+        (2, 2, 3, GEMA, 8),
     ]
     with pytest.raises(ImportRefused) as caught:
-        import_table_results(acting_user=director, tournament=t, data=csv_text(
-            f"1,2,{EVA},10,no", f"1,2,{FABIAN},7,no", f"1,2,{CIRO},6,no",
-        ))
+        import_table_results(
+            acting_user=director,
+            tournament=t,
+            data=csv_text(
+                f"1,2,{EVA},10,no",
+                f"1,2,{FABIAN},7,no",
+                f"1,2,{CIRO},6,no",
+            ),
+        )
     assert caught.value.codes == [(2, "seats_differ"), (3, "seats_differ"), (4, "seats_differ")]
     assert f"{EVA}, {FABIAN}, {GEMA}" in dict(caught.value.errors)[2]
     assert seat_rows(t)[4:7] == [(1, 2, 1, EVA, 10), (1, 2, 2, FABIAN, 7), (1, 2, 3, GEMA, 6)]
@@ -263,16 +362,16 @@ def test_a_seated_table_without_result_is_reseated_but_one_with_result_is_not(di
 def test_file_with_bad_lines_is_refused_listing_every_one_and_storing_nothing(director):
     t = table_game()
     data = csv_text(
-        f"1,1,{ANA},10,no",            # table 1 has only 2 lines
+        f"1,1,{ANA},10,no",  # table 1 has only 2 lines
         f"1,1,{BETO},8,no",
         f"1,2,{CIRO},7,no",
-        f"1,2,{DORA},-3,no",           # negative VP
+        f"1,2,{DORA},-3,no",  # negative VP
         f"1,2,{EVA},5,no",
         f"1,3,{FABIAN},9,no",
-        f"1,3,{GEMA},8,sí",            # the table's first line said no
+        f"1,3,{GEMA},8,sí",  # the table's first line said no
         "1,3,Hugo Zúñiga,7,no",
         "1,4,Iris Abad,6,no",
-        f"1,4,{ANA},5,no",             # Ana already plays round 1 (line 2)
+        f"1,4,{ANA},5,no",  # Ana already plays round 1 (line 2)
         "1,4,Juan Bravo,4,no",
     )
 
@@ -282,13 +381,20 @@ def test_file_with_bad_lines_is_refused_listing_every_one_and_storing_nothing(di
     exc = caught.value
     assert exc.code == "import_invalid"
     assert exc.codes == [
-        (2, "table_size"), (3, "table_size"), (5, "negative_score"), (8, "by_time_mismatch"),
+        (2, "table_size"),
+        (3, "table_size"),
+        (5, "negative_score"),
+        (8, "by_time_mismatch"),
         (11, "entry_twice_in_round"),
     ]
     messages = dict(exc.errors)
-    assert messages[2] == messages[3] == (
-        "La mesa 1 de la ronda 1 tiene 2 línea(s): una mesa lleva 3 o 4 jugadores, una línea "
-        "por jugador."
+    assert (
+        messages[2]
+        == messages[3]
+        == (
+            "La mesa 1 de la ronda 1 tiene 2 línea(s): una mesa lleva 3 o 4 jugadores, una línea "
+            "por jugador."
+        )
     )
     assert messages[5] == "Los puntos de victoria no pueden ser negativos: el puesto 2 tiene -3."
     assert messages[8] == (
@@ -304,7 +410,10 @@ def test_more_line_errors_are_each_listed(director):
     t = table_game()
     data = csv_text(
         *(f"1,1,Jugador {n},{n},no" for n in range(1, 6)),  # a table of 5
-        "1,2,Uno,x,no", "1,2,Dos,,no", "1,2,Tres,4,quizá", "1,2,Cuatro,100000,no",
+        "1,2,Uno,x,no",
+        "1,2,Dos,,no",
+        "1,2,Tres,4,quizá",
+        "1,2,Cuatro,100000,no",
         "1,,Cinco,3,no",
     )
 
@@ -313,24 +422,35 @@ def test_more_line_errors_are_each_listed(director):
 
     assert caught.value.codes == [
         *((n, "table_size") for n in range(2, 7)),
-        (7, "not_integer"), (8, "score_missing"), (9, "bad_yes_no"), (10, "value_too_large"),
+        (7, "not_integer"),
+        (8, "score_missing"),
+        (9, "bad_yes_no"),
+        (10, "value_too_large"),
         (11, "table_required"),
     ]
     assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)
 
 
 def test_a_domino_tournament_refuses_the_table_file_and_vice_versa():
-    domino = services.create_tournament(acting_user=None, name="Copa", date=dt.date(2026, 6, 13),
-                                        mode="single", target=100, status="running")
+    domino = services.create_tournament(
+        acting_user=None,
+        name="Copa",
+        date=dt.date(2026, 6, 13),
+        mode="single",
+        target=100,
+        status="running",
+    )
     with pytest.raises(DomainError) as caught:
         import_table_results(acting_user=None, tournament=domino, data=TWO_ROUNDS)
     assert caught.value.code == "import_not_table"
 
     t = table_game()
     with pytest.raises(DomainError) as caught:
-        import_domino_results(acting_user=None, tournament=t, data=(
-            "round,table,side_a,side_b,tantos_a,tantos_b,ended_by_time,forfeit,played_at\n"
-        ))
+        import_domino_results(
+            acting_user=None,
+            tournament=t,
+            data=("round,table,side_a,side_b,tantos_a,tantos_b,ended_by_time,forfeit,played_at\n"),
+        )
     assert caught.value.code == "import_not_domino"
     assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)
 
@@ -342,13 +462,12 @@ def test_import_table_results_command_prints_the_counts(tmp_path):
     out, err = run("import_table_results", t.slug, path)
 
     assert (out, err) == (
-        "creados: 4, cambiados: 0, sin cambios: 0\n"
-        "jugadores nuevos: 7, inscripciones nuevas: 7\n", "",
+        "creados: 4, cambiados: 0, sin cambios: 0\njugadores nuevos: 7, inscripciones nuevas: 7\n",
+        "",
     )
     out, _err = run("import_table_results", t.slug, path)
     assert out == (
-        "creados: 0, cambiados: 0, sin cambios: 4\n"
-        "jugadores nuevos: 0, inscripciones nuevas: 0\n"
+        "creados: 0, cambiados: 0, sin cambios: 4\njugadores nuevos: 0, inscripciones nuevas: 0\n"
     )
 
 
@@ -393,9 +512,16 @@ def test_export_standings_writes_the_exact_table_csv(tmp_path):
 
 def test_table_csv_shares_the_position_of_a_tie(client):
     t = table_game()
-    import_table_results(acting_user=None, tournament=t, data=csv_text(
-        f"1,1,{ANA},10,no", f"1,1,{BETO},8,no", f"1,1,{CIRO},8,no", f"1,1,{DORA},6,no",
-    ))
+    import_table_results(
+        acting_user=None,
+        tournament=t,
+        data=csv_text(
+            f"1,1,{ANA},10,no",
+            f"1,1,{BETO},8,no",
+            f"1,1,{CIRO},8,no",
+            f"1,1,{DORA},6,no",
+        ),
+    )
     # 10, 8, 8, 6 → 5, 2, 2, 2 (SCORING.md §4); total 32: 31.25, 25.00, 25.00, 18.75.
     # Beto and Ciro level on points, VP and percentage: they share 2nd; Dora (2 points, 6 VP)
     # is 4th.
@@ -422,14 +548,17 @@ def test_upload_form_routes_a_table_results_file_to_the_table_import(director_cl
     assert "round,table,player,vp,ended_by_time" in page
     assert "side_a,side_b" not in page and "player_a,player_b" not in page
 
-    response = director_client.post(reverse("manage:import", args=[t.slug]), {
-        "kind": "results", "file": SimpleUploadedFile("mesas.csv", TWO_ROUNDS.encode()),
-    })
+    response = director_client.post(
+        reverse("manage:import", args=[t.slug]),
+        {
+            "kind": "results",
+            "file": SimpleUploadedFile("mesas.csv", TWO_ROUNDS.encode()),
+        },
+    )
 
     assert response.status_code == 302
     assert response.url == reverse("manage:tournament", args=[t.slug])
-    assert result_rows(t) == [(1, 1, False, 1), (1, 2, False, 1), (2, 1, True, 1),
-                              (2, 2, False, 1)]
+    assert result_rows(t) == [(1, 1, False, 1), (1, 2, False, 1), (2, 1, True, 1), (2, 2, False, 1)]
     assert len(seat_rows(t)) == 14
     assert {r.entered_by for r in TableResult.objects.all()} == {director}
 
@@ -438,9 +567,13 @@ def test_upload_form_shows_every_refused_line_of_a_table_file(director_client, d
     t = table_game(director)
     data = csv_text(f"1,1,{ANA},10,no", f"1,1,{BETO},-1,no", f"1,1,{CIRO},7,maybe")
 
-    response = director_client.post(reverse("manage:import", args=[t.slug]), {
-        "kind": "results", "file": SimpleUploadedFile("mesas.csv", data.encode()),
-    })
+    response = director_client.post(
+        reverse("manage:import", args=[t.slug]),
+        {
+            "kind": "results",
+            "file": SimpleUploadedFile("mesas.csv", data.encode()),
+        },
+    )
 
     assert response.status_code == 400
     body = response.content.decode()
@@ -455,10 +588,19 @@ HYPER, RARO = '=HYPERLINK("x")', "-Raro"
 
 def test_safe_text_escapes_formula_starts_only():
     assert [safe_text(v) for v in ("=1+1", "+34 600", "-Raro", "@SUM(A1)", "\tx", "\rx")] == [
-        "'=1+1", "'+34 600", "'-Raro", "'@SUM(A1)", "'\tx", "'\rx",
+        "'=1+1",
+        "'+34 600",
+        "'-Raro",
+        "'@SUM(A1)",
+        "'\tx",
+        "'\rx",
     ]
     assert [safe_text(v) for v in ("Ana", "José-Luis", "", None, "'=x")] == [
-        "Ana", "José-Luis", "", "", "'=x",
+        "Ana",
+        "José-Luis",
+        "",
+        "",
+        "'=x",
     ]
 
 
@@ -468,14 +610,22 @@ def test_csv_exports_escape_formula_names_but_keep_negative_numbers(
     hyper = services.create_player(acting_user=None, full_name=HYPER)
     raro = services.create_player(acting_user=None, full_name=RARO)
     with django_capture_on_commit_callbacks(execute=True):
-        t = services.create_tournament(acting_user=None, name="-Copa", date=dt.date(2026, 6, 13),
-                                       mode="single", target=100, status="running")
+        t = services.create_tournament(
+            acting_user=None,
+            name="-Copa",
+            date=dt.date(2026, 6, 13),
+            mode="single",
+            target=100,
+            status="running",
+        )
         a = services.register_entry(acting_user=None, tournament=t, players=[hyper])
         b = services.register_entry(acting_user=None, tournament=t, players=[raro])
-        rnd = services.set_pairings(acting_user=None, tournament=t, round_number=1,
-                                    tables=[([a], [b])])
-        services.record_result(acting_user=None, table=rnd.tables.get(), tantos_a=100,
-                               tantos_b=95, version=None)
+        rnd = services.set_pairings(
+            acting_user=None, tournament=t, round_number=1, tables=[([a], [b])]
+        )
+        services.record_result(
+            acting_user=None, table=rnd.tables.get(), tantos_a=100, tantos_b=95, version=None
+        )
     # 100–95: the winner takes 1 punto, for 100 against 95 (efectividad 5); the loser for 95
     # against 100 (efectividad -5).
 
@@ -492,16 +642,20 @@ def test_csv_exports_escape_formula_names_but_keep_negative_numbers(
     out, _err = run("export_ranking", "--year", "2026")
     rows = list(csv.reader(io.StringIO(out)))
     # Both start at 1500 (SE 0.5); S = 0.55 + 0.45 × 5/100 = 0.5725, K 32: ±2.32.
-    assert [row[:2] + row[3:4] for row in rows[1:]] == [["1", "'" + HYPER, "1"],
-                                                         ["2", "'-Raro", "1"]]
+    assert [row[:2] + row[3:4] for row in rows[1:]] == [
+        ["1", "'" + HYPER, "1"],
+        ["2", "'-Raro", "1"],
+    ]
     assert abs(float(rows[1][4]) - 2.32) < 1e-9 and abs(float(rows[2][4]) + 2.32) < 1e-9
     assert rows[2][4].startswith("-2.3")  # a number, not escaped
     assert client.get(reverse("rankings:ranking_csv", args=[2026])).content.decode() == out
 
     out, _err = run("export_ledger", "--year", "2026")
     ledger = list(csv.reader(io.StringIO(out)))
-    assert {(row[1], row[4]) for row in ledger[1:]} == {("'-Copa", "'" + HYPER),
-                                                        ("'-Copa", "'-Raro")}
+    assert {(row[1], row[4]) for row in ledger[1:]} == {
+        ("'-Copa", "'" + HYPER),
+        ("'-Copa", "'-Raro"),
+    }
     page = client.get(reverse("rankings:player_csv", args=[raro.pk])).content.decode()
     assert "'-Copa" in page and "'-Raro" in page
 
@@ -514,9 +668,14 @@ WARNING = "«hermenegildo paz» se creó como jugador nuevo; ya existe «Hermene
 
 
 def domino(acting_user=None):
-    return services.create_tournament(acting_user=acting_user, name="Copa",
-                                      date=dt.date(2026, 6, 13), mode="single", target=100,
-                                      status="running")
+    return services.create_tournament(
+        acting_user=acting_user,
+        name="Copa",
+        date=dt.date(2026, 6, 13),
+        mode="single",
+        target=100,
+        status="running",
+    )
 
 
 def test_a_domino_import_warns_about_a_name_that_differs_only_in_case(director):
@@ -530,7 +689,8 @@ def test_a_domino_import_warns_about_a_name_that_differs_only_in_case(director):
     new = Player.objects.get(full_name="hermenegildo paz")
     assert new.pk != existing.pk
     assert sorted(t.entries.values_list("player1__full_name", flat=True)) == [
-        "Ana Robles", "hermenegildo paz",
+        "Ana Robles",
+        "hermenegildo paz",
     ]
     # Importing again matches the new player exactly: no new player, no warning.
     report = import_domino_results(acting_user=director, tournament=t, data=DUPLICATE)
@@ -544,38 +704,76 @@ def test_the_import_commands_print_the_warning_on_stderr(tmp_path):
     assert err == f"aviso: {WARNING}\n"
     assert out.startswith("creados: 1,")
 
-    swiss = services.create_tournament(acting_user=None, name="Suizo", date=dt.date(2026, 6, 13),
-                                       system="swiss", mode="single", status="running")
-    _out, err = run("import_match_results", swiss.slug, write(tmp_path, (
-        "round,table,player_a,player_b,games_a,games_b,games_drawn,drop\n"
-        "1,1,HERMENEGILDO PAZ,Beto Sáenz,2,0,,\n"
-    )))
+    swiss = services.create_tournament(
+        acting_user=None,
+        name="Suizo",
+        date=dt.date(2026, 6, 13),
+        system="swiss",
+        mode="single",
+        status="running",
+    )
+    _out, err = run(
+        "import_match_results",
+        swiss.slug,
+        write(
+            tmp_path,
+            (
+                "round,table,player_a,player_b,games_a,games_b,games_drawn,drop\n"
+                "1,1,HERMENEGILDO PAZ,Beto Sáenz,2,0,,\n"
+            ),
+        ),
+    )
     assert err == (
         "aviso: «HERMENEGILDO PAZ» se creó como jugador nuevo; ya existen "
         "«Hermenegildo Paz» y «hermenegildo paz»\n"
     )
 
     tg = table_game()
-    _out, err = run("import_table_results", tg.slug, write(tmp_path, csv_text(
-        f"1,1,{ANA},10,no", f"1,1,{BETO},8,no", "1,1,hermenegildo  paz,7,no",
-    )))
+    _out, err = run(
+        "import_table_results",
+        tg.slug,
+        write(
+            tmp_path,
+            csv_text(
+                f"1,1,{ANA},10,no",
+                f"1,1,{BETO},8,no",
+                "1,1,hermenegildo  paz,7,no",
+            ),
+        ),
+    )
     assert err.startswith("aviso: «hermenegildo  paz» se creó como jugador nuevo; ya existen ")
 
 
 def test_the_match_and_table_imports_carry_the_warning_too():
     services.create_player(acting_user=None, full_name="Hermenegildo Paz")
-    swiss = services.create_tournament(acting_user=None, name="Suizo", date=dt.date(2026, 6, 13),
-                                       system="swiss", mode="single", status="running")
-    report = import_match_results(acting_user=None, tournament=swiss, data=(
-        "round,table,player_a,player_b,games_a,games_b,games_drawn,drop\n"
-        "1,1,hermenegildo paz,Beto Sáenz,2,0,,\n"
-    ))
+    swiss = services.create_tournament(
+        acting_user=None,
+        name="Suizo",
+        date=dt.date(2026, 6, 13),
+        system="swiss",
+        mode="single",
+        status="running",
+    )
+    report = import_match_results(
+        acting_user=None,
+        tournament=swiss,
+        data=(
+            "round,table,player_a,player_b,games_a,games_b,games_drawn,drop\n"
+            "1,1,hermenegildo paz,Beto Sáenz,2,0,,\n"
+        ),
+    )
     assert report.warnings == [WARNING]
 
     t = table_game()
-    report = import_table_results(acting_user=None, tournament=t, data=csv_text(
-        f"1,1,{ANA},10,no", f"1,1,{BETO},8,no", "1,1,HERMENEGILDO PAZ,7,no",
-    ))
+    report = import_table_results(
+        acting_user=None,
+        tournament=t,
+        data=csv_text(
+            f"1,1,{ANA},10,no",
+            f"1,1,{BETO},8,no",
+            "1,1,HERMENEGILDO PAZ,7,no",
+        ),
+    )
     assert report.warnings == [
         "«HERMENEGILDO PAZ» se creó como jugador nuevo; ya existen «Hermenegildo Paz» y "
         "«hermenegildo paz»"
@@ -586,9 +784,14 @@ def test_upload_form_shows_the_warning(director_client, director):
     services.create_player(acting_user=None, full_name="Hermenegildo Paz")
     t = domino(director)
 
-    response = director_client.post(reverse("manage:import", args=[t.slug]), {
-        "kind": "results", "file": SimpleUploadedFile("r.csv", DUPLICATE.encode()),
-    }, follow=True)
+    response = director_client.post(
+        reverse("manage:import", args=[t.slug]),
+        {
+            "kind": "results",
+            "file": SimpleUploadedFile("r.csv", DUPLICATE.encode()),
+        },
+        follow=True,
+    )
 
     assert response.status_code == 200
     shown = [(m.level_tag, m.message) for m in response.context["messages"]]

@@ -1,5 +1,6 @@
 """The directors' pages under /gestion/ and the public pages: access, messages in words, values
 kept on refusal, HTMX partials (DESIGN.md "How a result travels", "Errors")."""
+
 import datetime as dt
 import html
 import re
@@ -18,7 +19,12 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def make_tournament(user, name="Copa del Barrio", n_entries=4, mode="pairs"):
     t = services.create_tournament(
-        acting_user=user, name=name, date=dt.date(2026, 9, 19), mode=mode, target=100, time_limit=30,
+        acting_user=user,
+        name=name,
+        date=dt.date(2026, 9, 19),
+        mode=mode,
+        target=100,
+        time_limit=30,
     )
     size = 2 if mode == "pairs" else 1
     players = [
@@ -26,7 +32,9 @@ def make_tournament(user, name="Copa del Barrio", n_entries=4, mode="pairs"):
         for i in range(n_entries * size)
     ]
     entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[i * size:(i + 1) * size])
+        services.register_entry(
+            acting_user=user, tournament=t, players=players[i * size : (i + 1) * size]
+        )
         for i in range(n_entries)
     ]
     return t, entries
@@ -36,18 +44,41 @@ def make_tournament(user, name="Copa del Barrio", n_entries=4, mode="pairs"):
 def running(director):
     """A pairs tournament with 4 entries, round 1 set (two tables), one castigo."""
     t, e = make_tournament(director)
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                                tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    rnd = services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
     tables = list(rnd.tables.order_by("number"))
-    castigo = services.add_castigo(acting_user=director, tournament=t, player=e[0].player1, tantos=5,
-                                   reason="Llegó tarde", round=rnd)
+    castigo = services.add_castigo(
+        acting_user=director,
+        tournament=t,
+        player=e[0].player1,
+        tantos=5,
+        reason="Llegó tarde",
+        round=rnd,
+    )
     spare = services.create_player(acting_user=director, full_name="Tadeo Tovar")
-    return {"t": t, "entries": e, "round": rnd, "tables": tables, "castigo": castigo, "player": spare}
+    return {
+        "t": t,
+        "entries": e,
+        "round": rnd,
+        "tables": tables,
+        "castigo": castigo,
+        "player": spare,
+    }
 
 
 def manage_urls(data):
     """(method, url) of every page under /gestion/."""
-    t, e, table, castigo, player = data["t"], data["entries"], data["tables"][0], data["castigo"], data["player"]
+    t, e, table, castigo, player = (
+        data["t"],
+        data["entries"],
+        data["tables"][0],
+        data["castigo"],
+        data["player"],
+    )
     s = t.slug
     return [
         ("get", reverse("manage:home")),
@@ -120,7 +151,9 @@ def test_logged_in_user_who_is_not_a_director_gets_403_on_every_manage_page(clie
         assert client.get(url).status_code == 200, url
 
 
-def test_player_add_warns_about_a_duplicate_and_stores_only_on_the_confirming_post(director_client, director):
+def test_player_add_warns_about_a_duplicate_and_stores_only_on_the_confirming_post(
+    director_client, director
+):
     first = services.create_player(acting_user=director, full_name="Aurelio Baeza")
     url = reverse("manage:player_add")
     response = director_client.post(url, {"full_name": "aurelio baeza", "active": "on"})
@@ -134,7 +167,12 @@ def test_player_add_warns_about_a_duplicate_and_stores_only_on_the_confirming_po
     confirm = re.search(r'<input type="hidden" name="confirm_duplicate" value="([^"]*)"', body)
     assert confirm, body
     response = director_client.post(
-        url, {"full_name": "aurelio baeza", "active": "on", "confirm_duplicate": html.unescape(confirm.group(1))}
+        url,
+        {
+            "full_name": "aurelio baeza",
+            "active": "on",
+            "confirm_duplicate": html.unescape(confirm.group(1)),
+        },
     )
     assert response.status_code == 302
     assert Player.objects.count() == 2
@@ -142,20 +180,25 @@ def test_player_add_warns_about_a_duplicate_and_stores_only_on_the_confirming_po
 
 
 def test_player_add_without_a_similar_name_stores_at_once(director_client):
-    response = director_client.post(reverse("manage:player_add"), {"full_name": " Zoë  O'Brien ", "active": "on"})
+    response = director_client.post(
+        reverse("manage:player_add"), {"full_name": " Zoë  O'Brien ", "active": "on"}
+    )
     assert response.status_code == 302
     assert Player.objects.get().full_name == "Zoë  O'Brien"
 
 
-def test_deleting_a_player_with_results_is_refused_with_a_message(director_client, director, running):
+def test_deleting_a_player_with_results_is_refused_with_a_message(
+    director_client, director, running
+):
     table = running["tables"][0]
     services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=20, version=0)
     player = running["entries"][0].player2
     response = director_client.post(reverse("manage:player_delete", args=[player.pk]), follow=True)
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == reverse("manage:players")
-    assert f"{player.full_name} ya jugó en algún torneo: no se puede borrar, solo desactivar." in html.unescape(
-        response.content.decode()
+    assert (
+        f"{player.full_name} ya jugó en algún torneo: no se puede borrar, solo desactivar."
+        in html.unescape(response.content.decode())
     )
     assert Player.objects.filter(pk=player.pk).exists()
 
@@ -166,7 +209,9 @@ def _selected(body, select_id):
     return re.findall(r'<option value="([^"]*)" selected>', block.group(1))
 
 
-def test_pairings_with_an_entry_twice_returns_400_with_the_message_and_keeps_the_choices(director_client, director):
+def test_pairings_with_an_entry_twice_returns_400_with_the_message_and_keeps_the_choices(
+    director_client, director
+):
     t, e = make_tournament(director)
     chosen = {"t0_a1": e[0].pk, "t0_b1": e[1].pk, "t1_a1": e[0].pk, "t1_b1": e[2].pk}
     response = director_client.post(reverse("manage:pairings", args=[t.slug, 1]), chosen)
@@ -179,9 +224,18 @@ def test_pairings_with_an_entry_twice_returns_400_with_the_message_and_keeps_the
     assert not Table.objects.exists()
 
 
-def test_pairings_with_an_incomplete_table_names_it_and_keeps_every_tables_choices(director_client, director):
+def test_pairings_with_an_incomplete_table_names_it_and_keeps_every_tables_choices(
+    director_client, director
+):
     t, e = make_tournament(director, n_entries=6)
-    chosen = {"t0_a1": "", "t0_b1": "", "t1_a1": e[0].pk, "t1_b1": "", "t2_a1": e[2].pk, "t2_b1": e[3].pk}
+    chosen = {
+        "t0_a1": "",
+        "t0_b1": "",
+        "t1_a1": e[0].pk,
+        "t1_b1": "",
+        "t2_a1": e[2].pk,
+        "t2_b1": e[3].pk,
+    }
     response = director_client.post(reverse("manage:pairings", args=[t.slug, 1]), chosen)
     assert response.status_code == 400
     body = response.content.decode()
@@ -193,31 +247,44 @@ def test_pairings_with_an_incomplete_table_names_it_and_keeps_every_tables_choic
 
 def test_pairings_page_saves_tables_and_rests_the_unseated(director_client, director):
     t, e = make_tournament(director, n_entries=5)
-    response = director_client.post(reverse("manage:pairings", args=[t.slug, 1]),
-                                    {"t0_a1": e[4].pk, "t0_b1": e[1].pk, "t1_a1": e[2].pk, "t1_b1": e[3].pk})
+    response = director_client.post(
+        reverse("manage:pairings", args=[t.slug, 1]),
+        {"t0_a1": e[4].pk, "t0_b1": e[1].pk, "t1_a1": e[2].pk, "t1_b1": e[3].pk},
+    )
     assert response.status_code == 302
     rnd = Round.objects.get(tournament=t, number=1)
     tables = rnd.tables_with_results()
-    assert [(tbl.side("A"), tbl.side("B")) for tbl in tables] == [([e[4]], [e[1]]), ([e[2]], [e[3]])]
+    assert [(tbl.side("A"), tbl.side("B")) for tbl in tables] == [
+        ([e[4]], [e[1]]),
+        ([e[2]], [e[3]]),
+    ]
     assert rnd.bye_entries() == [e[0]]
 
 
 def test_standings_csv_is_text_csv_with_the_documented_header(client, director, running):
     pytest.importorskip("tournaments.exports")
-    services.record_result(acting_user=director, table=running["tables"][0], tantos_a=100, tantos_b=0, version=0)
+    services.record_result(
+        acting_user=director, table=running["tables"][0], tantos_a=100, tantos_b=0, version=0
+    )
     response = client.get(reverse("public:standings_csv", args=[running["t"].slug]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     lines = response.content.decode("utf-8").lstrip("\ufeff").splitlines()
-    assert lines[0] == "position,entry,played,won,puntos,tantos_a_favor,tantos_en_contra,castigos,efectividad,byes"
+    assert (
+        lines[0]
+        == "position,entry,played,won,puntos,tantos_a_favor,tantos_en_contra,castigos,efectividad,byes"
+    )
     assert len(lines) == 5
 
 
-def test_htmx_castigo_with_negative_tantos_shows_a_message_in_words_and_stores_nothing(director_client, running):
+def test_htmx_castigo_with_negative_tantos_shows_a_message_in_words_and_stores_nothing(
+    director_client, running
+):
     t, e = running["t"], running["entries"]
     response = director_client.post(
         reverse("manage:castigo_add", args=[t.slug, 1]),
-        {"player": e[1].player1_id, "tantos": "-3", "reason": "Hablar durante la mano"}, **HTMX,
+        {"player": e[1].player1_id, "tantos": "-3", "reason": "Hablar durante la mano"},
+        **HTMX,
     )
     assert response.status_code == 400
     body = html.unescape(response.content.decode())
@@ -232,39 +299,54 @@ def test_htmx_castigo_with_negative_tantos_shows_a_message_in_words_and_stores_n
 
 def test_public_tournament_page_shows_equals_for_a_shared_position(client, director):
     t, e = make_tournament(director)
-    rnd = services.set_pairings(acting_user=director, tournament=t, round_number=1,
-                                tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])])
+    rnd = services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
     for table in rnd.tables.all():
-        services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=50, version=0)
+        services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=50, version=0
+        )
     response = client.get(reverse("public:tournament", args=[t.slug]))
     assert response.status_code == 200
     positions = re.findall(r'<td class="pos">([^<]*)</td>', response.content.decode())
     assert positions == ["=1", "=1", "=3", "=3"]
 
 
-def test_htmx_result_save_updates_the_count_of_tables_left_to_close_the_round(director_client, running):
+def test_htmx_result_save_updates_the_count_of_tables_left_to_close_the_round(
+    director_client, running
+):
     t, tables = running["t"], running["tables"]
     page = director_client.get(reverse("manage:round", args=[t.slug, 1])).content.decode()
     assert "faltan 2 mesas" in page
     url = reverse("manage:result_save", args=[t.slug, tables[0].pk])
     saved = director_client.post(url, {"tantos_a": "100", "tantos_b": "20", "version": "0"}, **HTMX)
     body = saved.content.decode()
-    actions = re.search(r'<section id="round-actions"[^>]*hx-swap-oob="true".*?</section>', body, re.S)
+    actions = re.search(
+        r'<section id="round-actions"[^>]*hx-swap-oob="true".*?</section>', body, re.S
+    )
     assert saved.status_code == 200 and actions, body[-1500:]
     assert "falta 1 mesa" in actions.group(0)
     url = reverse("manage:result_save", args=[t.slug, tables[1].pk])
-    body = director_client.post(url, {"tantos_a": "100", "tantos_b": "30", "version": "0"}, **HTMX).content.decode()
+    body = director_client.post(
+        url, {"tantos_a": "100", "tantos_b": "30", "version": "0"}, **HTMX
+    ).content.decode()
     actions = re.search(r'<section id="round-actions".*?</section>', body, re.S).group(0)
     assert "falta" not in actions and "Cerrar ronda 1" in actions
 
 
 def test_htmx_result_save_to_another_tournaments_table_is_404(director_client, director, running):
     other, oe = make_tournament(director, name="Copa Rival", n_entries=2)
-    rnd = services.set_pairings(acting_user=director, tournament=other, round_number=1, tables=[([oe[0]], [oe[1]])])
+    rnd = services.set_pairings(
+        acting_user=director, tournament=other, round_number=1, tables=[([oe[0]], [oe[1]])]
+    )
     foreign_table = rnd.tables.get()
     response = director_client.post(
         reverse("manage:result_save", args=[running["t"].slug, foreign_table.pk]),
-        {"tantos_a": "100", "tantos_b": "20", "version": "0"}, **HTMX,
+        {"tantos_a": "100", "tantos_b": "20", "version": "0"},
+        **HTMX,
     )
     assert response.status_code == 404
     assert not Result.objects.exists()

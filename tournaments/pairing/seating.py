@@ -13,13 +13,15 @@ Two systems use it (SCORING.md §4 "Seating" and §1):
 One round at a time: the caller passes the players still playing, each with their current
 standings ``rank``, the players they have ``met`` at a table (any role), their former
 ``partners`` and their ``byes``; the engine returns the tables (table 1 first, seat order) and
-the players who rest.
+the players who rest. In both systems every competitor is an entry of one player (a tournament
+``Entry``), so every id taken and returned here (``SeatingPlayer.entry_id``, ``met``,
+``partners``, ``Seating.tables``, ``Seating.byes``) is an entry id, never a ``Player`` id.
 
 Rules, in strict priority order (a lower rule never spoils a higher one):
 
 1. **Byes** (the "Byes" rule of SCORING.md §1, a hard rule): a bye never goes to a player
    with more byes than a player who plays; among those, the lowest placed rests (highest rank
-   number, ties: highest player id). With 5 players at table games that rotates the bye to a
+   number, ties: highest entry id). With 5 players at table games that rotates the bye to a
    different player each round.
 2. Rotating partners only: **no partner twice while avoidable.** The number of partnerships
    that repeat is the minimum possible (exact: a maximum matching of the "never partners"
@@ -39,7 +41,7 @@ Rules, in strict priority order (a lower rule never spoils a higher one):
 5. Ties: a deterministic pseudo-random choice from the round's seed.
 
 Round 1 (``first_round=True``, or nobody in the field has met anybody): the players (taken in
-player id order) are shuffled with ``random.Random(seed)`` and chunked into the tables in
+entry id order) are shuffled with ``random.Random(seed)`` and chunked into the tables in
 order; with a bye, the last players of the shuffle among those with the fewest byes rest. If
 the caller forces ``first_round`` on players with history, the shuffle stands in for the
 standings and the rules above apply, so the round stays random but repeat-free where possible.
@@ -104,12 +106,13 @@ EXACT_NODES = 20_000  # its node budget above that (table games)
 
 @dataclass(frozen=True)
 class SeatingPlayer:
-    """One player still playing: ``rank`` (1 = best in the current standings), ``met`` (players
-    already met at a table, any role), ``partners`` (former partners, rotating-partner dominó),
-    ``byes`` received. Ids in ``met``/``partners`` of players not in the field are ignored, and
-    a meeting counts when either player lists the other."""
+    """One player still playing: ``entry_id`` (their entry's id), ``rank`` (1 = best in the
+    current standings), ``met`` (entry ids of the players already met at a table, any role),
+    ``partners`` (entry ids of former partners, rotating-partner dominó), ``byes`` received.
+    Ids in ``met``/``partners`` of players not in the field are ignored, and a meeting counts
+    when either player lists the other."""
 
-    player_id: int
+    entry_id: int
     rank: int
     met: frozenset[int] = frozenset()
     partners: frozenset[int] = frozenset()
@@ -118,8 +121,8 @@ class SeatingPlayer:
 
 @dataclass(frozen=True)
 class Seating:
-    """``tables``: player ids in seat order, table 1 first (rotating partners: positions 0 & 2
-    are partners against 1 & 3); ``byes``: the players who rest this round."""
+    """``tables``: entry ids in seat order, table 1 first (rotating partners: positions 0 & 2
+    are partners against 1 & 3); ``byes``: the entry ids of the players who rest this round."""
 
     tables: list[tuple[int, ...]]
     byes: list[int] = field(default_factory=list)
@@ -171,14 +174,14 @@ def seat_table_game(
     draw = random.Random(seed)
     order, fresh = _order(pool, first_round, draw)
     resting = _byes(order, n_byes)
-    playing = [p for p in order if p.player_id not in resting]
+    playing = [p for p in order if p.entry_id not in resting]
     if fresh:
         tables = _chunks(playing, sizes)
     else:
         tables = _optimise_table_game(playing, sizes, seed)
     seated = []
     for table in tables:
-        ids = [p.player_id for p in table]
+        ids = [p.entry_id for p in table]
         draw.shuffle(ids)
         seated.append(tuple(ids))
     return Seating(tables=seated, byes=sorted(resting))
@@ -199,14 +202,14 @@ def seat_rotating_partners(
     draw = random.Random(seed)
     order, fresh = _order(pool, first_round, draw)
     resting = _byes(order, n_byes)
-    playing = [p for p in order if p.player_id not in resting]
+    playing = [p for p in order if p.entry_id not in resting]
     if fresh:
         tables = _chunks(playing, sizes)
     else:
         tables = _optimise_partners(playing, seed)
     seated = []
     for a, b, c, d in tables:
-        pairs = [[a.player_id, c.player_id], [b.player_id, d.player_id]]
+        pairs = [[a.entry_id, c.entry_id], [b.entry_id, d.entry_id]]
         draw.shuffle(pairs)
         for pair in pairs:
             draw.shuffle(pair)
@@ -254,17 +257,17 @@ def count_repeats(rounds: Sequence[Seating], mode: str = TABLE) -> dict[str, int
 def players_from_history(
     standings: Sequence[int], rounds: Sequence[Seating], mode: str = TABLE
 ) -> list[SeatingPlayer]:
-    """The ``SeatingPlayer`` list for the next round: ``standings`` are the player ids still
+    """The ``SeatingPlayer`` list for the next round: ``standings`` are the entry ids still
     playing, best first (rank 1, 2, ...); ``met``, ``partners`` (partners mode) and ``byes`` are
     read from the earlier ``rounds``. Raises ``DomainError`` ``invalid_seating_mode``."""
     _check_mode(mode)
-    met: dict[int, set[int]] = {pid: set() for pid in standings}
-    partners: dict[int, set[int]] = {pid: set() for pid in standings}
+    met: dict[int, set[int]] = {entry_id: set() for entry_id in standings}
+    partners: dict[int, set[int]] = {entry_id: set() for entry_id in standings}
     byes: dict[int, int] = dict.fromkeys(standings, 0)
     for seating in rounds:
-        for pid in seating.byes:
-            if pid in byes:
-                byes[pid] += 1
+        for entry_id in seating.byes:
+            if entry_id in byes:
+                byes[entry_id] += 1
         for table in seating.tables:
             for i, a in enumerate(table):
                 for j, b in enumerate(table):
@@ -274,13 +277,13 @@ def players_from_history(
                             partners[a].add(b)
     return [
         SeatingPlayer(
-            player_id=pid,
+            entry_id=entry_id,
             rank=position,
-            met=frozenset(met[pid]),
-            partners=frozenset(partners[pid]),
-            byes=byes[pid],
+            met=frozenset(met[entry_id]),
+            partners=frozenset(partners[entry_id]),
+            byes=byes[entry_id],
         )
-        for position, pid in enumerate(standings, start=1)
+        for position, entry_id in enumerate(standings, start=1)
     ]
 
 
@@ -293,8 +296,8 @@ def _check_mode(mode: str) -> None:
 
 
 def _placement(player: SeatingPlayer) -> tuple[int, int]:
-    """Standings placement, best first: rank, then player id."""
-    return (player.rank, player.player_id)
+    """Standings placement, best first: rank, then entry id."""
+    return (player.rank, player.entry_id)
 
 
 def _validated(players: Sequence[SeatingPlayer]) -> list[SeatingPlayer]:
@@ -302,18 +305,19 @@ def _validated(players: Sequence[SeatingPlayer]) -> list[SeatingPlayer]:
     pool = list(players)
     seen: set[int] = set()
     for player in pool:
-        if player.player_id in seen:
-            raise DomainError("duplicate_player", player_id=player.player_id)
-        seen.add(player.player_id)
+        if player.entry_id in seen:
+            # The message template of "duplicate_player" names its parameter ``player_id``.
+            raise DomainError("duplicate_player", player_id=player.entry_id)
+        seen.add(player.entry_id)
         rank = player.rank
         if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
-            raise DomainError("invalid_rank", entry_id=player.player_id, value=rank)
+            raise DomainError("invalid_rank", entry_id=player.entry_id, value=rank)
         byes = player.byes
         if isinstance(byes, bool) or not isinstance(byes, int) or byes < 0:
             raise DomainError(
                 "invalid_count",
                 field=gettext_noop("Descansos"),
-                entry_id=player.player_id,
+                entry_id=player.entry_id,
                 value=byes,
             )
     return sorted(pool, key=_placement)
@@ -322,12 +326,12 @@ def _validated(players: Sequence[SeatingPlayer]) -> list[SeatingPlayer]:
 def _order(pool: list[SeatingPlayer], first_round: bool, draw: random.Random):
     """The order that stands for the standings, and whether the round is a plain draw.
 
-    Round 1 (flag, or no meeting inside the field): the players in id order shuffled by
+    Round 1 (flag, or no meeting inside the field): the players in entry id order shuffled by
     ``draw``; a plain draw unless someone has met someone. Otherwise: the placement."""
-    ids = {p.player_id for p in pool}
+    ids = {p.entry_id for p in pool}
     history = any((p.met | p.partners) & ids for p in pool)
     if first_round or not history:
-        shuffled = sorted(pool, key=lambda p: p.player_id)
+        shuffled = sorted(pool, key=lambda p: p.entry_id)
         draw.shuffle(shuffled)
         return shuffled, not history
     return pool, False
@@ -338,7 +342,7 @@ def _byes(order: list[SeatingPlayer], count: int) -> set[int]:
     if not count:
         return set()
     ranked = sorted(enumerate(order), key=lambda item: (item[1].byes, -item[0]))
-    return {player.player_id for _, player in ranked[:count]}
+    return {player.entry_id for _, player in ranked[:count]}
 
 
 def _chunks(order: list, sizes: list[int]) -> list[list]:
@@ -370,7 +374,7 @@ def _standings_cost(sizes: list[int]):
 
 def _relation(order: list[SeatingPlayer], attribute: str) -> list[list[bool]]:
     """Symmetric matrix over positions in ``order``: either player lists the other."""
-    index = {p.player_id: i for i, p in enumerate(order)}
+    index = {p.entry_id: i for i, p in enumerate(order)}
     n = len(order)
     matrix = [[False] * n for _ in range(n)]
     for i, player in enumerate(order):
@@ -392,8 +396,12 @@ def _optimise_table_game(playing: list[SeatingPlayer], sizes: list[int], seed: i
     ideal, square, unit = _standings_cost(sizes)  # one repeat outweighs every standings total
     weight = [[unit * m for m in row] for row in met]
     search = _TableGameSearch(
-        _chunks(list(range(n)), sizes), square, ideal, unit,
-        random.Random(f"seating-search:{seed}"), weight,
+        _chunks(list(range(n)), sizes),
+        square,
+        ideal,
+        unit,
+        random.Random(f"seating-search:{seed}"),
+        weight,
     )
     floor = unit * _repeat_floor(met, sizes)
     search.improve(floor)
@@ -463,8 +471,16 @@ def _fewer_repeats(masks: list[int], sizes: list[int], bound: int, budget: int |
             extra = (masks[x] & mask).bit_count()
             if repeats + extra >= best[0]:
                 continue
-            grow(group + [x], mask | 1 << x, candidates, pos + 1, need - 1, remaining, tables,
-                 repeats + extra)
+            grow(
+                group + [x],
+                mask | 1 << x,
+                candidates,
+                pos + 1,
+                need - 1,
+                remaining,
+                tables,
+                repeats + extra,
+            )
             if best[0] == 0:
                 return
 
@@ -519,8 +535,13 @@ def _optimise_partners(playing: list[SeatingPlayer], seed: int):
     pairs.sort(key=lambda pair: min(pair))
     tables = [[p[0], q[0], p[1], q[1]] for p, q in zip(pairs[::2], pairs[1::2], strict=True)]
     search = _PartnersSearch(
-        tables, square, ideal, partner_met, random.Random(f"seating-search:{seed}"),
-        partner_cost, opponent_cost,
+        tables,
+        square,
+        ideal,
+        partner_met,
+        random.Random(f"seating-search:{seed}"),
+        partner_cost,
+        opponent_cost,
     )
     search.improve(0)
     return [[playing[i] for i in seats] for seats in search.tables]
@@ -562,8 +583,7 @@ def _partnerships(partnered: list[list[bool]]) -> list[tuple[int, int]]:
     # Prefer standings neighbours among the maximum matchings.
     top = n * n + 1
     graph.add_weighted_edges_from(
-        (a, b, top - (b - a) ** 2)
-        for a in range(n) for b in range(a + 1, n) if not partnered[a][b]
+        (a, b, top - (b - a) ** 2) for a in range(n) for b in range(a + 1, n) if not partnered[a][b]
     )
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = [(min(a, b), max(a, b)) for a, b in matching]
@@ -585,8 +605,9 @@ class _Search:
 
     split_matters = False  # whether swapping two seats of one table changes anything
 
-    def __init__(self, tables: list[list[int]], square: list[list[int]], ideal: list[int],
-                 unit: int, rng):
+    def __init__(
+        self, tables: list[list[int]], square: list[list[int]], ideal: list[int], unit: int, rng
+    ):
         self.square = square
         self.ideal = ideal
         self.unit = unit
@@ -659,8 +680,10 @@ class _Search:
                 for q in self.everyone:
                     if q != p:
                         found = self._swap_delta(p, q)
-                        if found is not None and found[0] < 0 and (
-                            best is None or found[0] < best[0]
+                        if (
+                            found is not None
+                            and found[0] < 0
+                            and (best is None or found[0] < best[0])
                         ):
                             best = (found[0], p, q, found[1])
             whole = self._best_table_swap()
@@ -806,8 +829,16 @@ class _PartnersSearch(_Search):
         pc, sq = self.partner_cost, self.square
         oa, oc = self.opponent_cost[a], self.opponent_cost[c]
         return (
-            pc[a][c] + pc[b][d] + oa[b] + oa[d] + oc[b] + oc[d]
-            + sq[a][t] + sq[b][t] + sq[c][t] + sq[d][t]
+            pc[a][c]
+            + pc[b][d]
+            + oa[b]
+            + oa[d]
+            + oc[b]
+            + oc[d]
+            + sq[a][t]
+            + sq[b][t]
+            + sq[c][t]
+            + sq[d][t]
         )
 
     def _recount(self) -> None:
@@ -833,8 +864,14 @@ class _PartnersSearch(_Search):
             r, u = seats[(s1 + 2) % 4], seats[(s2 + 2) % 4]  # the partners of p and of q
             # p & r v q & u becomes q & r v p & u (p–q and r–u stay opponents).
             delta = (
-                pc[q][r] + pc[p][u] - pc[p][r] - pc[q][u]
-                + oc[q][u] + oc[r][p] - oc[p][u] - oc[r][q]
+                pc[q][r]
+                + pc[p][u]
+                - pc[p][r]
+                - pc[q][u]
+                + oc[q][u]
+                + oc[r][p]
+                - oc[p][u]
+                - oc[r][q]
             )
             return delta, None
         delta = self._soft_delta(p, q)

@@ -66,7 +66,6 @@ DENSE_LIMIT = 48
 WINDOW = 8
 
 
-
 @dataclass(frozen=True)
 class PairingEntry:
     """One entry still playing: ``score`` (match points, or dominó puntos), ``rank``
@@ -87,9 +86,7 @@ class Pairing:
     bye: int | None
 
 
-def pair_round(
-    entries: Sequence[PairingEntry], *, seed: int, first_round: bool = False
-) -> Pairing:
+def pair_round(entries: Sequence[PairingEntry], *, seed: int, first_round: bool = False) -> Pairing:
     """Pair the next Swiss round (see the module docstring for the rules and their order).
 
     Deterministic: the same entries (in any order) and seed give the same pairing.
@@ -151,7 +148,10 @@ def _validated(entries: Sequence[PairingEntry]) -> list[PairingEntry]:
             raise DomainError("invalid_rank", entry_id=entry.entry_id, value=entry.rank)
         if isinstance(entry.byes, bool) or not isinstance(entry.byes, int) or entry.byes < 0:
             raise DomainError(
-                "invalid_count", field=gettext_noop("Descansos"), entry_id=entry.entry_id, value=entry.byes
+                "invalid_count",
+                field=gettext_noop("Descansos"),
+                entry_id=entry.entry_id,
+                value=entry.byes,
             )
     return sorted(pool, key=_placement)
 

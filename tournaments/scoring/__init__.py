@@ -1,7 +1,8 @@
 """Pure scoring systems (no Django): each module turns plain results into standings.
 
-``SYSTEMS`` maps a tournament's scoring-system key to its module; every module exposes
-``standings(...) -> list[StandingRow]``. Rules: /work/shared/spec/SCORING.md.
+One module per system (``domino``, ``swiss``, ``table``), each exposing
+``standings(...) -> list[StandingRow]``; which module a tournament uses is the business of its
+adapter in ``tournaments.systems``. Rules: SCORING.md (docs/SCORING.md).
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ class StandingRow:
     entry_id: int
     figures: dict  # system-specific figures, e.g. {"played":..,"won":..,"puntos":..,...}
     decided_by: str | None  # which tiebreak separated this entry from the one(s) it was
-    # level with: None, "juegos_ganados", "efectividad", "tantos_a_favor", "diferencial", "sorteo"
-
-
-from tournaments.scoring import domino, swiss, table  # noqa: E402  (need StandingRow defined above)
-
-SYSTEMS = {"domino": domino, "swiss": swiss, "table": table}
+    # level with: None, "sorteo", or a tiebreak named by the key of the figure it compares —
+    # dominó "won", "efectividad", "tantos_a_favor" (and "diferencial", which has no figure),
+    # Swiss "omw", "gwp", "ogw", table "vp", "pct_sum"

@@ -16,13 +16,11 @@ from tournaments.scoring.ordering import Tiebreak, by_figure, rank
 
 TARGETS = (100, 200)
 BYE_RULES = ("rest", "win")
-# (decided_by name, figure) for steps 2–4 of SCORING.md §1; puntos (step 1)
-# gives decided_by None.
-_FIXED_CRITERIA = (
-    ("juegos_ganados", "won"),
-    ("efectividad", "efectividad"),
-    ("tantos_a_favor", "tantos_a_favor"),
-)
+# Tiebreakers for steps 2–4 of SCORING.md §1 (juegos ganados, efectividad, tantos a favor);
+# each is also its figure's key and the ``decided_by`` name it gives. Puntos (step 1) gives
+# decided_by None; step 5, the diferencial, has no single figure (it is computed inside the
+# level group) and is added in ``standings``.
+_FIXED_CRITERIA = ("won", "efectividad", "tantos_a_favor")
 
 
 def _check_target(target) -> None:
@@ -162,7 +160,9 @@ def standings(
     level, while it splits; then the sorteo, only if every member of the still-tied group has
     a lot. Entries still level share the position (``shared=True``; 1, 2, 2, 4) and are listed
     by entry id. ``decided_by`` is the last criterion that split the group the entry was level
-    in (``None`` if it was never level on puntos with anyone, or no criterion split its group).
+    in: ``None`` (never level on puntos with anyone, or no criterion split its group),
+    ``"won"``, ``"efectividad"``, ``"tantos_a_favor"`` (the figure keys), ``"diferencial"`` or
+    ``"sorteo"``.
 
     Raises ``ResultError`` (any ``validate_result`` code, ``invalid_sides``, ``unknown_entry``)
     or ``DomainError`` (``duplicate_entry``, ``invalid_count``, ``invalid_bye_rule``).
@@ -225,7 +225,8 @@ def standings(
                         totals[entry_id] += margin
         return totals
 
-    tiebreaks = [by_figure(name, figures, figure) for name, figure in _FIXED_CRITERIA]
-    tiebreaks.append(Tiebreak("diferencial", lambda group: diferencial(group).__getitem__, repeat=True))
+    tiebreaks = [by_figure(name, figures) for name in _FIXED_CRITERIA]
+    tiebreaks.append(
+        Tiebreak("diferencial", lambda group: diferencial(group).__getitem__, repeat=True)
+    )
     return rank(entry_ids, figures, first="puntos", tiebreaks=tiebreaks, sorteo=sorteo)
-

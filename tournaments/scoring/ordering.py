@@ -5,6 +5,7 @@ level), then by a recorded sorteo; whoever is still level shares the position.
 Pure Python. Each system module gives its figures and its list of tiebreaks; this module turns
 them into ``StandingRow`` lines.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -34,14 +35,19 @@ class Tiebreak:
     repeat: bool = False
 
 
-def by_figure(name: str, figures: dict[int, dict], figure: str | None = None) -> Tiebreak:
-    """A tiebreak on one cumulative figure (``figure`` defaults to ``name``)."""
-    column = figure or name
-    return Tiebreak(name, lambda group: lambda e: figures[e][column])
+def by_figure(name: str, figures: dict[int, dict]) -> Tiebreak:
+    """A tiebreak on one cumulative figure: ``name`` is both the figure's key in ``figures``
+    (``entry_id → {figure key: value}``) and the ``decided_by`` name it gives, so the two never
+    differ."""
+    return Tiebreak(name, lambda group: lambda e: figures[e][name])
 
 
 def rank(
-    ids: Sequence[int], figures: dict[int, dict], *, first: str, tiebreaks: Sequence[Tiebreak],
+    ids: Sequence[int],
+    figures: dict[int, dict],
+    *,
+    first: str,
+    tiebreaks: Sequence[Tiebreak],
     sorteo: dict[int, int],
 ) -> list[StandingRow]:
     """Standings lines: ``first`` figure high to low, then ``tiebreaks`` in order, then the

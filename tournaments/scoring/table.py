@@ -16,9 +16,13 @@ a point the Russian seed leaves open or states differently, SCORING.md is the de
   percentage of 0 for that round (§4; the seed is silent).
 
 Points §4 is silent on, decided here and said so where relied on: a game ended by time is
-valid whatever its scores (ties included); a player with no games and no byes has every figure
+valid whatever its scores (ties included); an entry with no games and no byes has every figure
 0 (``pct_sum`` ``Decimal("0.00")``); the rotation of the bye ("a different player each round")
 belongs to the seating, so ``standings`` does not check it.
+
+Every competitor is an entry of one player (a tournament ``Entry``): the ids taken and returned
+here (``entry_ids``, ``TableGame.entry_ids``, ``TableBye.entry_id``, ``StandingRow.entry_id``)
+are entry ids, never ``Player`` ids.
 """
 
 from __future__ import annotations
@@ -163,26 +167,26 @@ def game_percentages(scores: Sequence[int]) -> list[Decimal]:
 class TableGame:
     """One table's result for ``standings`` (seed 004, SCORING.md §4).
 
-    ``round_number``: 1–99. ``player_ids``: the 3 or 4 seated players; ``scores``: their
-    in-game VP, same order and length. ``ended_by_time``: the time limit ended the game (the
-    sole 1st place then takes 4, not 5).
+    ``round_number``: 1–99. ``entry_ids``: the entry ids of the 3 or 4 seated players;
+    ``scores``: their in-game VP, same order and length. ``ended_by_time``: the time limit
+    ended the game (the sole 1st place then takes 4, not 5).
     """
 
     round_number: int
-    player_ids: tuple[int, ...]
+    entry_ids: tuple[int, ...]
     scores: tuple[int, ...]
     ended_by_time: bool = False
 
 
 @dataclass(frozen=True)
 class TableBye:
-    """A bye of ``player_id`` in round ``round_number`` (the 5-player case: one table of 4 and
-    a bye; seed 004, SCORING.md §4): 3 tournament points, no VP, 0 for the percentage sum, and
-    not a game played.
+    """A bye of the entry ``entry_id`` in round ``round_number`` (the 5-player case: one table
+    of 4 and a bye; seed 004, SCORING.md §4): 3 tournament points, no VP, 0 for the percentage
+    sum, and not a game played.
     """
 
     round_number: int
-    player_id: int
+    entry_id: int
 
 
 def _check_round(round_number) -> None:
@@ -191,7 +195,7 @@ def _check_round(round_number) -> None:
 
 
 def standings(
-    player_ids: Iterable[int],
+    entry_ids: Iterable[int],
     games: Iterable[TableGame],
     *,
     byes: Iterable[TableBye] = (),
@@ -199,61 +203,72 @@ def standings(
 ) -> list[StandingRow]:
     """Table-game standings (seed 004, SCORING.md §4).
 
-    Inputs: ``player_ids`` (every player, including those without games); ``games``
+    Inputs: ``entry_ids`` (every entry, including those without games); ``games``
     (``TableGame`` objects, each validated as in ``validate_table``); ``byes`` (``TableBye``
-    objects); ``sorteo`` player id → lot number (``int`` ≥ 0, lower ranks higher).
+    objects); ``sorteo`` entry id → lot number (``int`` ≥ 0, lower ranks higher).
 
-    Figures per player (``StandingRow.figures``; ``entry_id`` is the player id): ``games``
-    (tables played; byes not counted), ``points`` (tournament points, byes included), ``vp``
-    (total in-game VP), ``byes`` — all ``int`` —, ``pct_sum`` (``Decimal``, the sum of the
-    per-game percentages, each already rounded to 2 decimals; a bye adds 0) and ``per_round``
-    (``dict`` round number → tournament points that round, a bye's 3 included).
+    Figures per entry (``StandingRow.figures``): ``games`` (tables played; byes not counted),
+    ``points`` (tournament points, byes included), ``vp`` (total in-game VP), ``byes`` — all
+    ``int`` —, ``pct_sum`` (``Decimal``, the sum of the per-game percentages, each already
+    rounded to 2 decimals; a bye adds 0) and ``per_round`` (``dict`` round number → tournament
+    points that round, a bye's 3 included).
 
     Order: points, then VP, then ``pct_sum``, all high to low; then the sorteo, only if every
-    member of the still-tied group has a lot. Players still level share the position
-    (``shared=True``; 1, 2, 2, 4) and are listed by id. ``decided_by`` is the last criterion
-    that split the group the player was level in: ``None`` (never level on points, or nothing
-    split its group), ``"vp"``, ``"pct_sum"`` or ``"sorteo"``.
+    member of the still-tied group has a lot. Entries still level share the position
+    (``shared=True``; 1, 2, 2, 4) and are listed by entry id. ``decided_by`` is the last
+    criterion that split the group the entry was level in: ``None`` (never level on points, or
+    nothing split its group), ``"vp"``, ``"pct_sum"`` or ``"sorteo"``.
 
     Raises ``DomainError`` ``duplicate_entry`` or ``invalid_count`` (a bad lot), or
     ``ResultError`` ``unknown_entry``, ``invalid_round_number`` (not 1–99), ``table_seats``
-    (player ids and scores differ in number), ``round_entry_twice`` (a player seated twice in
+    (entry ids and scores differ in number), ``round_entry_twice`` (an entry seated twice in
     one round, at one table or two, or with a game and a bye) and ``validate_table``'s codes.
     """
-    player_ids = list(player_ids)
+    entry_ids = list(entry_ids)
     known: set[int] = set()
-    for player_id in player_ids:
-        if player_id in known:
-            raise DomainError("duplicate_entry", entry_id=player_id)
-        known.add(player_id)
+    for entry_id in entry_ids:
+        if entry_id in known:
+            raise DomainError("duplicate_entry", entry_id=entry_id)
+        known.add(entry_id)
     sorteo = _count_map(sorteo, "Sorteo", known)
 
     figures = {
-        p: {"games": 0, "points": 0, "vp": 0, "pct_sum": Decimal("0.00"), "byes": 0,
-            "per_round": {}}
-        for p in player_ids
+        e: {
+            "games": 0,
+            "points": 0,
+            "vp": 0,
+            "pct_sum": Decimal("0.00"),
+            "byes": 0,
+            "per_round": {},
+        }
+        for e in entry_ids
     }
-    seen: set[tuple[int, int]] = set()  # (round, player)
+    seen: set[tuple[int, int]] = set()  # (round, entry id)
 
-    def seat(round_number: int, player_id: int) -> dict:
-        if player_id not in known:
-            raise ResultError("unknown_entry", entry_id=player_id)
-        if (round_number, player_id) in seen:
-            raise ResultError("round_entry_twice", message=MESSAGES["table_round_twice"],
-                              entry_id=player_id, round=round_number)
-        seen.add((round_number, player_id))
-        return figures[player_id]
+    def seat(round_number: int, entry_id: int) -> dict:
+        if entry_id not in known:
+            raise ResultError("unknown_entry", entry_id=entry_id)
+        if (round_number, entry_id) in seen:
+            raise ResultError(
+                "round_entry_twice",
+                message=MESSAGES["table_round_twice"],
+                entry_id=entry_id,
+                round=round_number,
+            )
+        seen.add((round_number, entry_id))
+        return figures[entry_id]
 
     for game in games:
         _check_round(game.round_number)
-        ids, scores = tuple(game.player_ids), tuple(game.scores)
+        ids, scores = tuple(game.entry_ids), tuple(game.scores)
         if len(ids) != len(scores):
-            raise ResultError("table_seats", round=game.round_number, players=len(ids),
-                              scores=len(scores))
+            raise ResultError(
+                "table_seats", round=game.round_number, players=len(ids), scores=len(scores)
+            )
         points = tournament_points(scores, ended_by_time=game.ended_by_time)
         percentages = game_percentages(scores)
-        for player_id, score, pts, pct in zip(ids, scores, points, percentages, strict=True):
-            f = seat(game.round_number, player_id)
+        for entry_id, score, pts, pct in zip(ids, scores, points, percentages, strict=True):
+            f = seat(game.round_number, entry_id)
             f["games"] += 1
             f["points"] += pts
             f["vp"] += score
@@ -261,7 +276,7 @@ def standings(
             f["per_round"][game.round_number] = pts
     for bye in byes:
         _check_round(bye.round_number)
-        f = seat(bye.round_number, bye.player_id)
+        f = seat(bye.round_number, bye.entry_id)
         f["byes"] += 1
         f["points"] += BYE_POINTS
         f["per_round"][bye.round_number] = BYE_POINTS
@@ -269,4 +284,4 @@ def standings(
         f["per_round"] = dict(sorted(f["per_round"].items()))
 
     tiebreaks = [by_figure(name, figures) for name in _CRITERIA]
-    return rank(player_ids, figures, first="points", tiebreaks=tiebreaks, sorteo=sorteo)
+    return rank(entry_ids, figures, first="points", tiebreaks=tiebreaks, sorteo=sorteo)

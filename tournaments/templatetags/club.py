@@ -1,4 +1,5 @@
 """Template filters for the standings: exact fractions shown as percentages with 2 decimals."""
+
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 

@@ -4,6 +4,7 @@ The Spanish club words (puntos, tantos, castigo, zapato, sorteo ...) keep their 
 every language, next to the translation, so a player reading in English or Russian still
 recognises them on the score sheets and in the standings (docs/SCORING.md has the rules).
 """
+
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 

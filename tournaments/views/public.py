@@ -6,6 +6,7 @@ anonymous readers get a page computed once per change of the data, with an ETag 
 "revalidate every time" caching, so a phone that reloads or refreshes live
 (``static/js/live.js``) gets a 304 until something changes.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -19,32 +20,36 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from clubsite.pagecache import public_page
+from tournaments import systems
 from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
-
-DECIDED_BY_LABELS = {
-    "juegos_ganados": _("por juegos ganados"),
-    "efectividad": _("por efectividad"),
-    "tantos_a_favor": _("por tantos a favor"),
-    "diferencial": _("por diferencial"),
-    "sorteo": _("por sorteo"),
-}
 
 HOME_RANKING_SIZE = 10
 HOME_FINISHED = 6
 
 
 def standings_context(tournament: Tournament) -> dict:
-    """Context of the standings partial: lines plus labels; shared by public and manage pages."""
+    """Context of the standings partial, shared by public and manage pages: the lines, each
+    with ``cells`` (its figures, formatted, in the order of ``columns``) and
+    the ``tiebreaks`` whose labels say what placed it, from the tournament's scoring system
+    (``systems.of``)."""
+    system = systems.of(tournament)
     lines = tournament.standings()
-    round_numbers: list[int] = []
-    if tournament.system == Tournament.System.TABLE:
-        round_numbers = sorted({n for line in lines for n in line.row.figures.get("per_round", {})})
-        for line in lines:
-            per_round = line.row.figures.get("per_round", {})
-            line.round_points = [(n, per_round.get(n)) for n in round_numbers]
-    return {"standings": lines, "decided_by_labels": DECIDED_BY_LABELS, "round_numbers": round_numbers,
-            "any_shared": any(line.row.shared for line in lines)}
+    columns = system.columns(lines)
+    css = [
+        "num strong" if column.strong else "num small" if column.small else "num"
+        for column in columns
+    ]
+    for line in lines:
+        line.cells = [(column.value(line), c) for column, c in zip(columns, css, strict=True)]
+    return {
+        "standings": lines,
+        "columns": columns,
+        "tiebreaks": system.tiebreaks,
+        "order_hint": system.order_hint,
+        "entrant_label": system.entrant_label(),
+        "any_shared": any(line.row.shared for line in lines),
+    }
 
 
 def _tournament(slug: str, request=None) -> Tournament:
@@ -82,21 +87,33 @@ def home(request):
     visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
     running = list(visible.filter(status=Tournament.Status.RUNNING).order_by("-date", "name"))
     upcoming = list(visible.filter(status=Tournament.Status.REGISTRATION).order_by("date", "name"))
-    finished = list(visible.filter(status=Tournament.Status.FINISHED).order_by("-date", "name")[:HOME_FINISHED])
+    finished = list(
+        visible.filter(status=Tournament.Status.FINISHED).order_by("-date", "name")[:HOME_FINISHED]
+    )
     rounds_of: dict[int, list[Round]] = {}
     for rnd in (
         Round.objects.filter(tournament__status=Tournament.Status.RUNNING)
-        .annotate(**Round.completion_counts()).order_by("tournament_id", "number")
+        .annotate(**Round.completion_counts())
+        .order_by("tournament_id", "number")
     ):
         rounds_of.setdefault(rnd.tournament_id, []).append(rnd)
     for t in running:
         rounds = rounds_of.get(t.pk, [])
-        t.current = pick_current_round(rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results})
+        t.current = pick_current_round(
+            rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results}
+        )
     year = timezone.localdate().year
-    return render(request, "tournaments/home.html", {
-        "running": running, "upcoming": upcoming, "finished": finished,
-        "ranking_year": year, "top": year_ranking(year)[:HOME_RANKING_SIZE],
-    })
+    return render(
+        request,
+        "tournaments/home.html",
+        {
+            "running": running,
+            "upcoming": upcoming,
+            "finished": finished,
+            "ranking_year": year,
+            "top": year_ranking(year)[:HOME_RANKING_SIZE],
+        },
+    )
 
 
 @require_GET
@@ -120,25 +137,36 @@ def tournament_detail(request, slug):
     t = _tournament(slug, request)
     rounds = list(t.rounds.order_by("number"))
     tables_by_round: dict[int, list] = {}
-    for table in Table.with_results().filter(round__tournament=t):
+    for table in systems.with_cards(t, Table.with_results().filter(round__tournament=t)):
         tables_by_round.setdefault(table.round_id, []).append(table)
     byes_by_round: dict[int, list] = {}
-    for bye in Bye.objects.filter(round__tournament=t).select_related("entry__player1", "entry__player2"):
+    for bye in Bye.objects.filter(round__tournament=t).select_related(
+        "entry__player1", "entry__player2"
+    ):
         byes_by_round.setdefault(bye.round_id, []).append(bye.entry)
     complete = {
-        r.pk for r in rounds
-        if tables_by_round.get(r.pk) and all(tb.any_result is not None for tb in tables_by_round[r.pk])
+        r.pk
+        for r in rounds
+        if tables_by_round.get(r.pk)
+        and all(tb.any_result is not None for tb in tables_by_round[r.pk])
     }
     current = pick_current_round(rounds, complete)
     live = _is_live(t)
     round_blocks = [
-        {"round": r, "tables": tables_by_round.get(r.pk, []), "byes": byes_by_round.get(r.pk, []),
-         "live": live and current is not None and r.pk == current.pk and not r.closed}
+        {
+            "round": r,
+            "tables": tables_by_round.get(r.pk, []),
+            "byes": byes_by_round.get(r.pk, []),
+            "live": live and current is not None and r.pk == current.pk and not r.closed,
+        }
         for r in rounds
     ]
+    system = systems.of(t)
     context = {
         "t": t,
         "entries": list(t.entries.select_related("player1", "player2")),
+        "rules": system.rules(t),
+        "show_mode": len(system.modes) > 1,
         "round_blocks": round_blocks,
         "current_round": current,
         "can_manage": can_manage(request.user, t),
@@ -160,7 +188,7 @@ def standings(request, slug):
     current = t.current_round()
     context.update(
         current_round=current,
-        current_tables=current.tables_with_results() if current else [],
+        current_tables=systems.with_cards(t, current.tables_with_results()) if current else [],
         current_byes=current.bye_entries() if current else [],
     )
     return render(request, "tournaments/standings.html", context)
@@ -184,7 +212,10 @@ def round_detail(request, slug, number):
     t = _tournament(slug, request)
     rnd = get_object_or_404(Round, tournament=t, number=number)
     context = {
-        "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
+        "t": t,
+        "round": rnd,
+        "tables": systems.with_cards(t, rnd.tables_with_results()),
+        "byes": rnd.bye_entries(),
         **_live_context(t),
     }
     if request.htmx:
@@ -199,10 +230,19 @@ def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
     t = _tournament(slug, request)
     rnd = get_object_or_404(Round, tournament=t, number=number)
-    return render(request, "tournaments/round_print.html", {
-        "t": t, "round": rnd, "tables": rnd.tables_with_results(), "byes": rnd.bye_entries(),
-        "lines": range(12 if t.system == Tournament.System.DOMINO else 6),
-    })
+    return render(
+        request,
+        "tournaments/round_print.html",
+        {
+            "t": t,
+            "round": rnd,
+            "tables": systems.with_cards(t, rnd.tables_with_results()),
+            "byes": rnd.bye_entries(),
+            "lines": range(systems.of(t).sheet_lines),
+            "system": systems.of(t),
+            "sheet_note": systems.of(t).sheet_note(t),
+        },
+    )
 
 
 # --- find my table -----------------------------------------------------------------------------
@@ -243,12 +283,11 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
         key = fold(f"{player.full_name} {player.nickname}")
         return all(w in key for w in words)
 
-    table_game = t.system == Tournament.System.TABLE
+    system = systems.of(t)
+    table_game = not system.has_sides
     found: list[TableFinding] = []
     for table in tables:
         seats = list(table.seats.all())
-        result = table.result_or_none
-        score = f"{result.tantos_a}–{result.tantos_b}" if result else ""
         for seat in seats:
             for player in (seat.entry.player1, seat.entry.player2):
                 if player is None or not hit(player):
@@ -262,11 +301,17 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
                             partners.append(p.full_name)
                         else:
                             opponents.append(p.full_name)
-                found.append(TableFinding(
-                    name=player.full_name, table_number=table.number,
-                    side="" if table_game else seat.side, position=seat.position,
-                    partners=partners, opponents=opponents, score=score,
-                ))
+                found.append(
+                    TableFinding(
+                        name=player.full_name,
+                        table_number=table.number,
+                        side="" if table_game else seat.side,
+                        score=system.finding_score(table, seat),
+                        position=seat.position,
+                        partners=partners,
+                        opponents=opponents,
+                    )
+                )
     for entry in byes:
         for player in (entry.player1, entry.player2):
             if player is not None and hit(player):
@@ -278,18 +323,23 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
 @require_GET
 @public_page
 def find_table(request, slug):
-    """"Find my table": with ``?q=`` the current round's table, side, seat, partners and
+    """ "Find my table": with ``?q=`` the current round's table, side, seat, partners and
     opponents of every player whose name matches (or "descansa"); without it, every table of
     the current round. As you type, HTMX swaps the results partial; while the tournament runs
     the results refresh by themselves (static/js/live.js). Seven queries at most."""
     t = _tournament(slug, request)
     q = request.GET.get("q", "").strip()[:60]
     rnd = t.current_round()
-    tables = rnd.tables_with_results() if rnd else []
+    tables = systems.with_cards(t, rnd.tables_with_results()) if rnd else []
     byes = rnd.bye_entries() if rnd else []
     context = {
-        "t": t, "round": rnd, "q": q, "tables": tables, "byes": byes,
-        "findings": find_players(t, tables, byes, q) if q else None, **_live_context(t),
+        "t": t,
+        "round": rnd,
+        "q": q,
+        "tables": tables,
+        "byes": byes,
+        "findings": find_players(t, tables, byes, q) if q else None,
+        **_live_context(t),
     }
     if request.htmx:
         return render(request, "tournaments/find_table.html#find_results", context)

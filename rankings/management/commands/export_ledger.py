@@ -1,4 +1,5 @@
 """manage.py export_ledger [--year YYYY] [--player NAME]: ledger rows as CSV on stdout."""
+
 import csv
 
 from django.core.management.base import BaseCommand, CommandError
@@ -8,7 +9,9 @@ from tournaments.models import Player
 
 
 class Command(BaseCommand):
-    help = "Prints the ranking ledger as CSV at full precision, optionally for one year or one player."
+    help = (
+        "Prints the ranking ledger as CSV at full precision, optionally for one year or one player."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--year", type=int, default=None)
@@ -21,7 +24,9 @@ class Command(BaseCommand):
             if not matches:
                 raise CommandError(f"No hay ningún jugador llamado «{player}».")
             if len(matches) > 1:
-                raise CommandError(f"Hay {len(matches)} jugadores llamados «{player}»; no sé cuál elegir.")
+                raise CommandError(
+                    f"Hay {len(matches)} jugadores llamados «{player}»; no sé cuál elegir."
+                )
             who = matches[0]
         writer = csv.writer(self.stdout, lineterminator="\n")
         writer.writerow(LEDGER_HEADER)

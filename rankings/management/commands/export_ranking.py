@@ -1,4 +1,5 @@
 """manage.py export_ranking --year YYYY: the year's ranking as CSV on stdout."""
+
 import csv
 
 from django.core.management.base import BaseCommand
@@ -8,7 +9,9 @@ from rankings.exports import RANKING_HEADER, ranking_rows
 
 
 class Command(BaseCommand):
-    help = "Prints the ranking of a year as CSV: position,player,rating,games,change (full precision)."
+    help = (
+        "Prints the ranking of a year as CSV: position,player,rating,games,change (full precision)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--year", type=int, default=None)

@@ -37,28 +37,26 @@ from tournaments.pairing.seating import (
 
 
 def met(a, b):
-    return b.player_id in a.met or a.player_id in b.met
+    return b.entry_id in a.met or a.entry_id in b.met
 
 
 def were_partners(a, b):
-    return b.player_id in a.partners or a.player_id in b.partners
+    return b.entry_id in a.partners or a.entry_id in b.partners
 
 
 def field(n):
-    """Players 1..n with no history, rank = id."""
-    return [SeatingPlayer(pid, pid) for pid in range(1, n + 1)]
+    """Players of entries 1..n with no history, rank = entry id."""
+    return [SeatingPlayer(entry_id=eid, rank=eid) for eid in range(1, n + 1)]
 
 
 def by_id(players):
-    return {p.player_id: p for p in players}
+    return {p.entry_id: p for p in players}
 
 
 def table_repeats(tables, players):
     """Pairs at one table who had met (table games)."""
     lookup = by_id(players)
-    return sum(
-        1 for t in tables for a, b in combinations(t, 2) if met(lookup[a], lookup[b])
-    )
+    return sum(1 for t in tables for a, b in combinations(t, 2) if met(lookup[a], lookup[b]))
 
 
 def partitions(items, sizes):
@@ -77,12 +75,13 @@ def partitions(items, sizes):
 
 
 def fewest_table_repeats(players, sizes):
-    return min(table_repeats(p, players) for p in partitions([x.player_id for x in players], sizes))
+    return min(table_repeats(p, players) for p in partitions([x.entry_id for x in players], sizes))
 
 
 def fewest_partner_repeats(players):
     """Fewest partnerships that repeat, over every way to pair the players off."""
     if len(players) <= 12:
+
         def matchings(items):
             if not items:
                 yield []
@@ -137,7 +136,7 @@ def simulate(n, rounds, mode, seed, check=None):
     points = dict.fromkeys(ids, 0)
     seatings = []
     for number in range(1, rounds + 1):
-        standings = sorted(ids, key=lambda pid: (-points[pid], pid))
+        standings = sorted(ids, key=lambda eid: (-points[eid], eid))
         players = players_from_history(standings, seatings, mode)
         seating = engine(players, seed=seed * 1000 + number, first_round=number == 1)
         if check:
@@ -146,38 +145,38 @@ def simulate(n, rounds, mode, seed, check=None):
         for table in seating.tables:
             if mode == PARTNERS:
                 winners = table[0::2] if rng.random() < 0.5 else table[1::2]
-                for pid in winners:
-                    points[pid] += rng.randint(1, 3)
+                for eid in winners:
+                    points[eid] += rng.randint(1, 3)
             else:
-                for place, pid in enumerate(rng.sample(table, len(table))):
-                    points[pid] += 5 - place
+                for place, eid in enumerate(rng.sample(table, len(table))):
+                    points[eid] += 5 - place
     return seatings
 
 
 def check_everyone_seated_once(players, seating):
-    seated = [pid for t in seating.tables for pid in t] + list(seating.byes)
-    assert sorted(seated) == sorted(p.player_id for p in players)
+    seated = [eid for t in seating.tables for eid in t] + list(seating.byes)
+    assert sorted(seated) == sorted(p.entry_id for p in players)
 
 
 def check_bye_rule(players, seating, first_round):
     """Byes go to the players with the fewest byes; outside round 1, the lowest placed."""
     if not seating.byes:
         return
-    playing = [p for p in players if p.player_id not in seating.byes]
-    resting = [p for p in players if p.player_id in seating.byes]
+    playing = [p for p in players if p.entry_id not in seating.byes]
+    resting = [p for p in players if p.entry_id in seating.byes]
     assert max(p.byes for p in resting) <= min(p.byes for p in playing)
     if not first_round:
         for r in resting:
             for p in playing:
                 if p.byes == r.byes:
-                    assert (p.rank, p.player_id) < (r.rank, r.player_id)
+                    assert (p.rank, p.entry_id) < (r.rank, r.entry_id)
 
 
 def ideal_blocks(players, sizes):
-    ordered = sorted(players, key=lambda p: (p.rank, p.player_id))
+    ordered = sorted(players, key=lambda p: (p.rank, p.entry_id))
     blocks, start = [], 0
     for size in sizes:
-        blocks.append(frozenset(p.player_id for p in ordered[start : start + size]))
+        blocks.append(frozenset(p.entry_id for p in ordered[start : start + size]))
         start += size
     return blocks
 
@@ -282,7 +281,7 @@ def test_round_one_is_reproducible_for_a_seed_and_input_order(engine):
 
 def test_round_one_tables_are_the_seeded_shuffle_in_chunks():
     players = field(11)
-    ids = [p.player_id for p in players]
+    ids = [p.entry_id for p in players]
     random.Random(7).shuffle(ids)
     seating = seat_table_game(players, seed=7, first_round=True)
     assert [set(t) for t in seating.tables] == [set(ids[:4]), set(ids[4:8]), set(ids[8:])]
@@ -309,8 +308,8 @@ def test_forced_round_one_with_history_stays_repeat_free():
 def test_later_rounds_seat_the_standings_in_order_when_that_repeats_nobody():
     # 1 met 12, 2 met 11: nobody in a standings block has met; table 1 = the top four.
     players = [
-        SeatingPlayer(pid, pid, met=frozenset({13 - pid}) if pid in (1, 2, 11, 12) else frozenset())
-        for pid in range(1, 13)
+        SeatingPlayer(eid, eid, met=frozenset({13 - eid}) if eid in (1, 2, 11, 12) else frozenset())
+        for eid in range(1, 13)
     ]
     seating = seat_table_game(players, seed=1)
     assert [set(t) for t in seating.tables] == [{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}]
@@ -319,8 +318,8 @@ def test_later_rounds_seat_the_standings_in_order_when_that_repeats_nobody():
 def test_a_repeat_in_the_top_block_moves_the_fewest_players_it_must():
     # 1 and 2 met: table 1 keeps 1 and takes the next player instead of 2.
     players = [
-        SeatingPlayer(pid, pid, met=frozenset({3 - pid}) if pid in (1, 2) else frozenset())
-        for pid in range(1, 9)
+        SeatingPlayer(eid, eid, met=frozenset({3 - eid}) if eid in (1, 2) else frozenset())
+        for eid in range(1, 9)
     ]
     seating = seat_table_game(players, seed=1)
     assert table_repeats(seating.tables, players) == 0
@@ -328,7 +327,7 @@ def test_a_repeat_in_the_top_block_moves_the_fewest_players_it_must():
 
 
 def test_seat_order_is_shuffled_deterministically_inside_the_tables():
-    players = [SeatingPlayer(pid, pid, met=frozenset({13 - pid})) for pid in range(1, 13)]
+    players = [SeatingPlayer(eid, eid, met=frozenset({13 - eid})) for eid in range(1, 13)]
     first = seat_table_game(players, seed=11)
     assert seat_table_game(list(reversed(players)), seed=11) == first
     orders = {seat_table_game(players, seed=s).tables[0] for s in range(12)}
@@ -340,7 +339,7 @@ def test_a_player_who_met_everyone_takes_the_table_of_three_to_repeat_least():
     # Player 1 (the leader) has met all ten others: at a table of 4 that is 3 repeats, at
     # the table of 3 only 2, so the standings give way.
     players = [SeatingPlayer(1, 1, met=frozenset(range(2, 12)))] + [
-        SeatingPlayer(pid, pid) for pid in range(2, 12)
+        SeatingPlayer(eid, eid) for eid in range(2, 12)
     ]
     seating = seat_table_game(players, seed=2)
     assert 1 in seating.tables[2] and len(seating.tables[2]) == 3
@@ -399,7 +398,7 @@ def check_table_round(players, seating, number):
     check_bye_rule(players, seating, number == 1)
     if number == 1:
         return
-    playing = [p for p in players if p.player_id not in seating.byes]
+    playing = [p for p in players if p.entry_id not in seating.byes]
     repeats = table_repeats(seating.tables, playing)
     if n <= 12:  # exhaustive proof: no seating at these sizes repeats less
         assert repeats == fewest_table_repeats(playing, sizes)
@@ -437,7 +436,9 @@ def test_seats_one_and_three_are_partners_against_two_and_four():
     players = players_from_history([1, 2, 3, 4], [round_one], PARTNERS)
     assert by_id(players)[a].partners == {c} and by_id(players)[a].met == {b, c, d}
     assert count_repeats([round_one, round_one], PARTNERS) == {
-        "meetings": 6, "partners": 2, "opponents": 4,
+        "meetings": 6,
+        "partners": 2,
+        "opponents": 4,
     }
 
 
@@ -452,7 +453,9 @@ def test_four_players_change_partners_for_three_rounds_then_must_repeat():
 
 
 def test_left_over_players_rest_lowest_placed_first_among_the_fewest_byes():
-    players = [SeatingPlayer(pid, pid, met=frozenset({2 if pid == 1 else 1})) for pid in range(1, 8)]
+    players = [
+        SeatingPlayer(eid, eid, met=frozenset({2 if eid == 1 else 1})) for eid in range(1, 8)
+    ]
     players[6] = SeatingPlayer(7, 7, met=frozenset({1}), byes=1)
     seating = seat_rotating_partners(players, seed=2)
     assert seating.byes == [4, 5, 6]
@@ -460,10 +463,13 @@ def test_left_over_players_rest_lowest_placed_first_among_the_fewest_byes():
 
 
 def test_rotating_partners_group_by_standings_when_that_repeats_nothing():
-    players = [SeatingPlayer(pid, pid, met=frozenset({17 - pid})) for pid in range(1, 17)]
+    players = [SeatingPlayer(eid, eid, met=frozenset({17 - eid})) for eid in range(1, 17)]
     seating = seat_rotating_partners(players, seed=4)
     assert [set(t) for t in seating.tables] == [
-        {1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16},
+        {1, 2, 3, 4},
+        {5, 6, 7, 8},
+        {9, 10, 11, 12},
+        {13, 14, 15, 16},
     ]
 
 
@@ -475,7 +481,7 @@ def check_partner_round(players, seating, number):
     check_bye_rule(players, seating, number == 1)
     if number == 1:
         return
-    playing = [p for p in players if p.player_id not in seating.byes]
+    playing = [p for p in players if p.entry_id not in seating.byes]
     tiers = partner_tiers(seating.tables, playing)
     assert tiers[0] == fewest_partner_repeats(playing)
     if any(tiers):  # no single swap (between or inside tables) does better

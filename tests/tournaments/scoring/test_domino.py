@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.errors import DomainError, ResultError
-from tournaments.scoring import SYSTEMS, StandingRow, domino
+from tournaments.scoring import StandingRow, domino
 from tournaments.scoring.domino import Game, SideFigures, game_figures, standings, validate_result
 
 
@@ -20,9 +20,6 @@ def order(rows):
 def row_of(rows, entry_id) -> StandingRow:
     return next(row for row in rows if row.entry_id == entry_id)
 
-
-def test_registry_has_domino():
-    assert SYSTEMS["domino"] is domino
 
 
 # --- Per-game figures (SCORING.md §1, worked examples) ---------------------------------------
@@ -233,7 +230,7 @@ def test_sorteo_breaks_the_tie():
     ]
 
 
-def test_juegos_ganados_then_efectividad_then_tantos_a_favor():
+def test_won_then_efectividad_then_tantos_a_favor():
     games = [
         Game((1,), (9,), 100, 50),  # 1: 2 puntos from one win, efectividad +50
         Game((2,), (9,), 100, 60),  # 2: 2 puntos from two wins
@@ -248,13 +245,15 @@ def test_juegos_ganados_then_efectividad_then_tantos_a_favor():
     ]
     rows = standings([1, 2, 3, 4, 5, 6, 8, 9], games, target=100)
     assert [(r.entry_id, r.decided_by) for r in rows if r.entry_id < 8] == [
-        (2, "juegos_ganados"),
+        (2, "won"),
         (3, "efectividad"),
         (4, "efectividad"),
         (1, "efectividad"),
         (6, "tantos_a_favor"),
         (5, "tantos_a_favor"),
     ]
+    # A tiebreak's name is the key of the figure it compares.
+    assert all(r.decided_by in r.figures for r in rows if r.entry_id < 8)
 
 
 def test_bye_rule_rest_adds_nothing():
@@ -269,9 +268,7 @@ def test_bye_rule_rest_adds_nothing():
 
 
 def test_bye_rule_win_adds_one_game_and_one_punto():
-    rows = standings(
-        [1, 2, 3], [Game((1,), (2,), 100, 0)], target=100, byes={3: 1}, bye_rule="win"
-    )
+    rows = standings([1, 2, 3], [Game((1,), (2,), 100, 0)], target=100, byes={3: 1}, bye_rule="win")
     assert row_of(rows, 3).figures == {
         "played": 0,
         "won": 1,
@@ -289,8 +286,17 @@ def test_individual_mode_each_player_takes_its_side_figures():
     games = [Game((1, 2), (3, 4), 100, 40), Game((1, 3), (2, 4), 30, 100)]
     rows = standings([1, 2, 3, 4], games, target=100)
     summary = {
-        r.entry_id: tuple(r.figures[k] for k in ("played", "won", "puntos", "tantos_a_favor",
-                                                 "tantos_en_contra", "efectividad"))
+        r.entry_id: tuple(
+            r.figures[k]
+            for k in (
+                "played",
+                "won",
+                "puntos",
+                "tantos_a_favor",
+                "tantos_en_contra",
+                "efectividad",
+            )
+        )
         for r in rows
     }
     assert summary == {
@@ -358,8 +364,17 @@ def tournaments(draw):
     sorteo = draw(st.dictionaries(st.sampled_from(ids), st.integers(0, 3)))
     bye_rule = draw(st.sampled_from(["rest", "win"]))
     byes = draw(st.dictionaries(st.sampled_from(ids), st.integers(0, 2)))
-    return ids, games, {"target": target, "castigos": castigos, "sorteo": sorteo,
-                        "bye_rule": bye_rule, "byes": byes}
+    return (
+        ids,
+        games,
+        {
+            "target": target,
+            "castigos": castigos,
+            "sorteo": sorteo,
+            "bye_rule": bye_rule,
+            "byes": byes,
+        },
+    )
 
 
 @given(tournaments())
@@ -373,7 +388,8 @@ def test_standings_is_a_permutation_with_non_decreasing_positions(case):
         assert row.position == 1 + sum(p < row.position for p in positions)
         assert row.shared == (positions.count(row.position) > 1)
         assert row.figures["efectividad"] == (
-            row.figures["tantos_a_favor"] - row.figures["tantos_en_contra"]
+            row.figures["tantos_a_favor"]
+            - row.figures["tantos_en_contra"]
             - row.figures["castigos"]
         )
         if index:

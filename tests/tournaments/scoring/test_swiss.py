@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.errors import DomainError, ResultError
-from tournaments.scoring import SYSTEMS, StandingRow, swiss
+from tournaments.scoring import StandingRow, swiss
 from tournaments.scoring.swiss import (
     FLOOR,
     Match,
@@ -52,9 +52,6 @@ def against_fillers(entry_id, results, fillers, rounds=None):
         matches.append(Match(rnd, entry_id, filler, *SCORES[result]))
     return ids, matches
 
-
-def test_registry_has_swiss():
-    assert SYSTEMS["swiss"] is swiss
 
 
 # --- Match points and game points (SCORING.md §3) --------------------------------------------
@@ -151,8 +148,10 @@ def test_no_rounds_played_gives_the_floor():
 
 def test_gwp_21_game_points_over_10_games_is_0_70():
     fillers = count(100)
-    matches = [Match(r, 1, next(fillers), a, b) for r, (a, b) in
-               enumerate([(2, 0), (2, 1), (1, 2), (2, 0)], start=1)]
+    matches = [
+        Match(r, 1, next(fillers), a, b)
+        for r, (a, b) in enumerate([(2, 0), (2, 1), (1, 2), (2, 0)], start=1)
+    ]
     rows = standings([1, 100, 101, 102, 103], matches)
     f = row_of(rows, 1).figures
     assert (f["game_points"], f["games_played"]) == (21, 10)
@@ -161,8 +160,10 @@ def test_gwp_21_game_points_over_10_games_is_0_70():
 
 def test_gwp_9_over_11_games_is_floored_from_0_2727_to_0_33():
     fillers = count(100)
-    matches = [Match(r, 1, next(fillers), a, b) for r, (a, b) in
-               enumerate([(1, 2), (1, 2), (0, 2), (1, 2)], start=1)]
+    matches = [
+        Match(r, 1, next(fillers), a, b)
+        for r, (a, b) in enumerate([(1, 2), (1, 2), (0, 2), (1, 2)], start=1)
+    ]
     rows = standings([1, 100, 101, 102, 103], matches)
     f = row_of(rows, 1).figures
     assert (f["game_points"], f["games_played"]) == (9, 11)
@@ -264,10 +265,31 @@ def test_byes_are_ignored_in_omw_and_ogw():
 def test_a_bye_counts_as_a_match_won_2_0():
     rows = standings([1], [Match(1, 1, None)])
     f = rows[0].figures
-    assert {k: f[k] for k in ("wins", "losses", "draws", "byes", "match_points", "game_points",
-                              "games_played", "rounds_played", "mwp", "gwp")} == {
-        "wins": 1, "losses": 0, "draws": 0, "byes": 1, "match_points": 3, "game_points": 6,
-        "games_played": 2, "rounds_played": 1, "mwp": Fraction(1), "gwp": Fraction(1),
+    assert {
+        k: f[k]
+        for k in (
+            "wins",
+            "losses",
+            "draws",
+            "byes",
+            "match_points",
+            "game_points",
+            "games_played",
+            "rounds_played",
+            "mwp",
+            "gwp",
+        )
+    } == {
+        "wins": 1,
+        "losses": 0,
+        "draws": 0,
+        "byes": 1,
+        "match_points": 3,
+        "game_points": 6,
+        "games_played": 2,
+        "rounds_played": 1,
+        "mwp": Fraction(1),
+        "gwp": Fraction(1),
     }
 
 
@@ -307,9 +329,19 @@ def test_the_match_result_follows_the_games_whatever_side_is_listed_first():
 @pytest.mark.parametrize(
     ("games", "best_of"),
     [
-        ((2, 0, 0), 3), ((2, 1, 0), 3), ((0, 2, 1), 3), ((1, 1, 1), 3), ((1, 1, 0), 3),
-        ((0, 0, 1), 3), ((1, 0, 0), 3), ((1, 0, 2), 3), ((1, 0, 0), 1), ((0, 0, 1), 1),
-        ((3, 2, 0), 5), ((2, 2, 1), 5), ((0, 0, 5), 5),
+        ((2, 0, 0), 3),
+        ((2, 1, 0), 3),
+        ((0, 2, 1), 3),
+        ((1, 1, 1), 3),
+        ((1, 1, 0), 3),
+        ((0, 0, 1), 3),
+        ((1, 0, 0), 3),
+        ((1, 0, 2), 3),
+        ((1, 0, 0), 1),
+        ((0, 0, 1), 1),
+        ((3, 2, 0), 5),
+        ((2, 2, 1), 5),
+        ((0, 0, 5), 5),
     ],
 )
 def test_valid_match_results_pass(games, best_of):
@@ -476,8 +508,19 @@ def test_best_of_is_only_checked_when_given():
 
 # --- Property ---------------------------------------------------------------------------------
 
-VALID_BO3 = [(2, 0, 0), (2, 1, 0), (2, 0, 1), (1, 0, 0), (1, 0, 1), (1, 0, 2), (1, 1, 1),
-             (1, 1, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3)]
+VALID_BO3 = [
+    (2, 0, 0),
+    (2, 1, 0),
+    (2, 0, 1),
+    (1, 0, 0),
+    (1, 0, 1),
+    (1, 0, 2),
+    (1, 1, 1),
+    (1, 1, 0),
+    (0, 0, 1),
+    (0, 0, 2),
+    (0, 0, 3),
+]
 VALID_BO3 += [(b, a, d) for a, b, d in VALID_BO3]
 
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.errors import DomainError, ResultError
-from tournaments.scoring import SYSTEMS, StandingRow, table
+from tournaments.scoring import StandingRow, table
 from tournaments.scoring.table import (
     TableBye,
     TableGame,
@@ -27,12 +27,9 @@ def order(rows):
     return [row.entry_id for row in rows]
 
 
-def row_of(rows, player_id) -> StandingRow:
-    return next(row for row in rows if row.entry_id == player_id)
+def row_of(rows, entry_id) -> StandingRow:
+    return next(row for row in rows if row.entry_id == entry_id)
 
-
-def test_registry_has_table():
-    assert SYSTEMS["table"] is table
 
 
 # --- Tournament points at the table (SCORING.md §4) ------------------------------------------
@@ -180,8 +177,8 @@ def seed_example():
     at most 5 points)."""
     fillers = count(101)
 
-    def seat(round_number, own_player, own_score, others, ended_by_time=False):
-        ids = (own_player, *(next(fillers) for _ in others))
+    def seat(round_number, own_entry, own_score, others, ended_by_time=False):
+        ids = (own_entry, *(next(fillers) for _ in others))
         return TableGame(round_number, ids, (own_score, *others), ended_by_time)
 
     games = [
@@ -198,8 +195,8 @@ def seed_example():
         # B: 8 of 36 — 2nd alone, 3 points
         seat(3, B, 8, (14, 7, 7)),
     ]
-    players = sorted({p for game in games for p in game.player_ids})
-    return players, games
+    entry_ids = sorted({e for game in games for e in game.entry_ids})
+    return entry_ids, games
 
 
 def test_seed_example_percentages_per_game():
@@ -212,8 +209,8 @@ def test_seed_example_percentages_per_game():
 
 
 def test_seed_example_b_ranks_above_a_on_the_percentage_sum():
-    players, games = seed_example()
-    rows = standings(players, games)
+    entry_ids, games = seed_example()
+    rows = standings(entry_ids, games)
     a, b = row_of(rows, A), row_of(rows, B)
     assert a.figures["points"] == b.figures["points"] == 13
     assert a.figures["vp"] == b.figures["vp"] == 28
@@ -226,8 +223,8 @@ def test_seed_example_b_ranks_above_a_on_the_percentage_sum():
 
 
 def test_seed_example_figures_of_a():
-    players, games = seed_example()
-    a = row_of(standings(players, games), A)
+    entry_ids, games = seed_example()
+    a = row_of(standings(entry_ids, games), A)
     assert a.figures == {
         "games": 3,
         "points": 13,
@@ -287,8 +284,8 @@ def test_level_players_on_everything_share_first_then_sorteo_decides():
 
 
 def test_five_players_bye_gives_3_points_no_vp_and_0_percent():
-    games = [TableGame(1, (1, 2, 3, 4), (10, 8, 7, 5))]
-    rows = standings([1, 2, 3, 4, 5], games, byes=[TableBye(1, 5)])
+    games = [TableGame(round_number=1, entry_ids=(1, 2, 3, 4), scores=(10, 8, 7, 5))]
+    rows = standings(entry_ids=[1, 2, 3, 4, 5], games=games, byes=[TableBye(1, entry_id=5)])
     bye_row = row_of(rows, 5)
     assert bye_row.figures == {
         "games": 0,
@@ -322,16 +319,21 @@ def test_time_end_first_place_takes_4_in_standings():
     assert [row.figures["points"] for row in rows] == [4, 3, 2, 1]
 
 
-def test_player_without_games_has_zero_figures():
+def test_entry_without_games_has_zero_figures():
     rows = standings([1, 2, 3, 9], [TableGame(1, (1, 2, 3), (5, 4, 3))])
     assert row_of(rows, 9).figures == {
-        "games": 0, "points": 0, "vp": 0, "pct_sum": Decimal("0.00"), "byes": 0, "per_round": {}
+        "games": 0,
+        "points": 0,
+        "vp": 0,
+        "pct_sum": Decimal("0.00"),
+        "byes": 0,
+        "per_round": {},
     }
     assert order(rows)[-1] == 9
 
 
 @pytest.mark.parametrize(
-    ("players", "games", "byes", "code"),
+    ("entry_ids", "games", "byes", "code"),
     [
         ([1, 2, 3], [TableGame(1, (1, 2, 7), (5, 4, 3))], (), "unknown_entry"),
         ([1, 2, 3, 4], [TableGame(1, (1, 2, 3), (5, 4, 3))], [TableBye(1, 3)], "round_entry_twice"),
@@ -343,13 +345,13 @@ def test_player_without_games_has_zero_figures():
         ([1, 2, 3], [], [TableBye(100, 1)], "invalid_round_number"),
     ],
 )
-def test_standings_reject_bad_input(players, games, byes, code):
+def test_standings_reject_bad_input(entry_ids, games, byes, code):
     with pytest.raises(ResultError) as info:
-        standings(players, games, byes=byes)
+        standings(entry_ids, games, byes=byes)
     assert info.value.code == code
 
 
-def test_standings_reject_a_duplicate_player_and_a_bad_lot():
+def test_standings_reject_a_duplicate_entry_and_a_bad_lot():
     with pytest.raises(DomainError) as info:
         standings([1, 1, 2], [])
     assert info.value.code == "duplicate_entry"

@@ -1,4 +1,5 @@
 """Helpers shared by the tournaments management commands."""
+
 from __future__ import annotations
 
 from pathlib import Path

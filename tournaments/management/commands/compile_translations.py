@@ -3,6 +3,7 @@ gettext: the pure-Python ``polib`` writes the .mo files Django reads. ``make dem
 ``make test`` run it; the .mo files are build output (git-ignored). Fuzzy and untranslated
 entries are left out, so Django falls back to the Spanish msgid for them.
 """
+
 from __future__ import annotations
 
 import os
@@ -49,7 +50,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         files = po_files()
         if not files:
-            self.stderr.write("No hay archivos .po en LOCALE_PATHS: el sitio queda solo en español.")
+            self.stderr.write(
+                "No hay archivos .po en LOCALE_PATHS: el sitio queda solo en español."
+            )
             return
         for po_path in files:
             try:
@@ -58,5 +61,9 @@ class Command(BaseCommand):
                 raise CommandError(f"No se pudo compilar {po_path}: {exc}") from exc
             if options["verbosity"] >= 1:
                 state = "compilado" if changed else "sin cambios"
-                shown = mo_path.relative_to(settings.BASE_DIR) if mo_path.is_relative_to(settings.BASE_DIR) else mo_path
+                shown = (
+                    mo_path.relative_to(settings.BASE_DIR)
+                    if mo_path.is_relative_to(settings.BASE_DIR)
+                    else mo_path
+                )
                 self.stdout.write(f"{shown}: {state}")

@@ -1,12 +1,13 @@
 """``manage.py create_tournament``: create a running dominó, swiss (match play) or 3–4 player
 table-game tournament and print its slug.
 
-Dominó needs ``--mode`` and ``--target``. Swiss (``--system swiss``): ``--mode`` defaults to
-``single``, ``--target`` is accepted but plays no part (the model's 100 when not given),
-``--best-of`` 1, 3 or 5 (default 3). Table games (``--system table``, seed 004, SCORING.md §4):
-every entry is one player, so ``--mode`` defaults to ``single`` and any other mode is refused;
-``--target`` is optional and plays no part. ``--best-of`` is refused except with swiss.
+Each option fills a tournament setting and is refused, in words, for a scoring system that
+does not have that setting (``ScoringSystem.fields``: ``--target`` and ``--forfeit-score``
+are dominó's, ``--best-of`` swiss'). ``--mode`` defaults to the system's first mode and must
+be one it accepts (table games: ``single`` only); a system may require settings
+(``required_settings``: dominó needs ``--mode`` and ``--target``).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -14,30 +15,57 @@ import re
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import services
+from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Tournament
 
+#: (command option, tournament setting it fills)
+OPTION_SETTINGS = (
+    ("target", "target"),
+    ("best_of", "best_of"),
+    ("time_limit", "time_limit"),
+    ("bye_rule", "bye_rule"),
+    ("forfeit_score", "forfeit_winner_tantos"),
+)
+
 
 class Command(BaseCommand):
-    help = ("Crea un torneo de dominó, suizo (match play) o de juegos de mesa de 3–4 "
-            "jugadores en curso e imprime su identificador (slug).")
+    help = (
+        "Crea un torneo de dominó, suizo (match play) o de juegos de mesa de 3–4 "
+        "jugadores en curso e imprime su identificador (slug)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--name", required=True, help="nombre del torneo")
         parser.add_argument("--date", required=True, help="fecha, AAAA-MM-DD")
-        parser.add_argument("--system", default="domino", choices=["domino", "swiss", "table"])
-        parser.add_argument("--mode", default=None, choices=Tournament.Mode.values,
-                            help="obligatorio en dominó; en suizo y juegos de mesa, «single» "
-                                 "si se omite (juegos de mesa: solo «single»)")
-        parser.add_argument("--target", default=None, type=int, choices=[100, 200],
-                            help="obligatorio en dominó; en suizo y juegos de mesa no interviene")
-        parser.add_argument("--best-of", type=int, default=None, choices=[1, 3, 5],
-                            help="solo suizo: partidas por encuentro (por omisión 3)")
+        parser.add_argument("--system", default="domino", choices=systems.keys())
+        parser.add_argument(
+            "--mode",
+            default=None,
+            choices=Tournament.Mode.values,
+            help="por omisión, la primera modalidad del sistema (dominó: obligatoria)",
+        )
+        parser.add_argument(
+            "--target",
+            default=None,
+            type=int,
+            choices=[100, 200],
+            help="meta en tantos (dominó: obligatoria)",
+        )
+        parser.add_argument(
+            "--best-of",
+            type=int,
+            default=None,
+            choices=[1, 3, 5],
+            help="partidas por encuentro (suizo; por omisión 3)",
+        )
         parser.add_argument("--time-limit", type=int, default=None, help="minutos")
-        parser.add_argument("--bye-rule", default="rest", choices=Tournament.ByeRule.values)
-        parser.add_argument("--forfeit-score", default=None,
-                            help="tantos ganador-perdedor de una no presentación, p. ej. 100-0")
+        parser.add_argument("--bye-rule", default=None, choices=Tournament.ByeRule.values)
+        parser.add_argument(
+            "--forfeit-score",
+            default=None,
+            help="tantos ganador-perdedor de una no presentación, p. ej. 100-0",
+        )
         parser.add_argument("--rounds", type=int, default=5)
         rated = parser.add_mutually_exclusive_group()
         rated.add_argument("--rated", dest="rated", action="store_true", default=True)
@@ -54,37 +82,40 @@ class Command(BaseCommand):
                 "La fecha debe tener la forma AAAA-MM-DD (p. ej. 2025-03-01); "
                 f"se recibió «{opts['date']}»."
             ) from None
-        swiss = opts["system"] == Tournament.System.SWISS
-        table = opts["system"] == Tournament.System.TABLE
-        if table:
-            if opts["best_of"] is not None:
+        system = systems.get(opts["system"])
+        applies = system.fields()
+        # Each option and the setting it fills: an option given for a setting the system does
+        # not have is refused in words (it would be silently ignored otherwise).
+        for option, setting in OPTION_SETTINGS:
+            if opts[option] is not None and setting not in applies:
+                flag = "--" + option.replace("_", "-")
                 raise CommandError(
-                    "--best-of solo vale para torneos suizos (--system swiss); "
-                    "un juego de mesa de 3–4 jugadores no se juega por encuentros."
+                    f"{flag} no vale para el sistema «{system.label}» (--system {system.key})."
                 )
-            if opts["mode"] not in (None, Tournament.Mode.SINGLE):
-                raise CommandError(
-                    "En los juegos de mesa (--system table) cada inscripción es un jugador: "
-                    f"--mode solo puede ser «single»; se recibió «{opts['mode']}»."
-                )
-        elif not swiss:
-            if opts["best_of"] is not None:
-                raise CommandError(
-                    "--best-of solo vale para torneos suizos (--system swiss); "
-                    "un torneo de dominó no se juega por encuentros."
-                )
-            missing = [f"--{k}" for k in ("mode", "target") if opts[k] is None]
-            if missing:
-                raise CommandError(f"Un torneo de dominó necesita {' y '.join(missing)}.")
+        missing = [f"--{k}" for k in system.required_settings if opts[k] is None]
+        if missing:
+            raise CommandError(
+                f"Un torneo del sistema «{system.label}» necesita {' y '.join(missing)}."
+            )
+        mode = opts["mode"] or system.modes[0]
+        if mode not in system.modes:
+            raise CommandError(
+                f"El sistema «{system.label}» admite --mode {', '.join(system.modes)}; "
+                f"se recibió «{mode}»."
+            )
         fields = {
-            "name": name, "date": date, "system": opts["system"],
-            "mode": opts["mode"] or Tournament.Mode.SINGLE,
-            "target": opts["target"] or 100, "time_limit": opts["time_limit"],
-            "bye_rule": opts["bye_rule"], "rounds_planned": opts["rounds"],
-            "rated": opts["rated"], "status": Tournament.Status.RUNNING,
+            "name": name,
+            "date": date,
+            "system": system.key,
+            "mode": mode,
+            "rounds_planned": opts["rounds"],
+            "status": Tournament.Status.RUNNING,
         }
-        if swiss:
-            fields["best_of"] = opts["best_of"] or 3
+        for option, setting in OPTION_SETTINGS:
+            if setting in applies and opts[option] is not None and option != "forfeit_score":
+                fields[setting] = opts[option]
+        if "rated" in applies:
+            fields["rated"] = opts["rated"]
         if opts["time_limit"] is not None and not 1 <= opts["time_limit"] <= 600:
             raise CommandError("El tiempo límite debe estar entre 1 y 600 minutos.")
         if not 1 <= opts["rounds"] <= 99:

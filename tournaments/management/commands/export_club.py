@@ -2,6 +2,7 @@
 (``tournaments.backup``): players, tournaments and their directors, entries, rounds, tables,
 seats, byes, results, castigos and sorteos. Not the Elo ledger: it is derived, and
 ``import_club`` rebuilds it. ``-`` writes to standard output."""
+
 from __future__ import annotations
 
 import os
@@ -27,7 +28,9 @@ class Command(BaseCommand):
             return
         path = Path(opts["file"])
         try:  # write next to the target, then rename: never a half-written backup
-            fd, tmp = tempfile.mkstemp(prefix=".export_club-", suffix=".json", dir=path.parent or ".")
+            fd, tmp = tempfile.mkstemp(
+                prefix=".export_club-", suffix=".json", dir=path.parent or "."
+            )
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
             os.replace(tmp, path)

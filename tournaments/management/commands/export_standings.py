@@ -1,4 +1,5 @@
 """``manage.py export_standings SLUG``: the standings as CSV on stdout."""
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand

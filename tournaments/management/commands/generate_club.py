@@ -27,6 +27,7 @@ typed it) and no per-game ledger replay; ``played_at`` is set explicitly (tourna
 rounds (``--system``, ``--mode``, ``--target``, ``--slug``), dated ``--end``: the benchmark
 tournaments (a 512-entry, 9-round dominó one; a 512-entry Swiss one).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -34,6 +35,7 @@ import heapq
 import math
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from django.core.management.base import BaseCommand, CommandError
@@ -43,17 +45,16 @@ from django.utils.text import slugify
 
 from clubsite import pagecache
 from rankings import ledger
+from tournaments import systems
+from tournaments.errors import DomainError
 from tournaments.models import (
     Bye,
     Castigo,
     Entry,
-    MatchResult,
     Player,
-    Result,
     Round,
     Seat,
     Table,
-    TableResult,
     Tournament,
     name_key,
 )
@@ -64,24 +65,102 @@ CHUNK = 60  # tournaments planned and written together
 
 # --- names -------------------------------------------------------------------------------------
 
-_ONSETS = ["", "b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "cl",
-           "gr", "tr", "ch", "ll", "j", "qu"]
+_ONSETS = [
+    "",
+    "b",
+    "c",
+    "d",
+    "f",
+    "g",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "z",
+    "br",
+    "cl",
+    "gr",
+    "tr",
+    "ch",
+    "ll",
+    "j",
+    "qu",
+]
 _VOWELS = ["a", "e", "i", "o", "u", "a", "e", "o", "ia", "ue"]
 _CODAS = ["", "", "", "n", "r", "l", "s"]
 _MALE_ENDS = ["o", "io", "el", "an", "ardo", "ino", "ancio", "esto", "ián", "ón"]
 _FEMALE_ENDS = ["a", "ia", "ela", "ina", "encia", "ita", "ía", "ana", "eda", "iz"]
-_SURNAME_ENDS = ["ez", "eda", "ales", "ano", "ero", "uga", "arte", "illo", "ón", "aga", "ueta",
-                 "oza", "ado", "iega", "uén", "ibar", "orri", "ín"]
-_VENUES = ["Casino del Puerto", "Centro Social La Ceiba", "Club Náutico", "Salón Los Portales",
-           "Casa de Cultura", "Ateneo del Barrio Alto", "Hotel Miramar", "Peña El Doble Seis"]
-_EVENTS = ["Torneo", "Abierto", "Copa", "Festival", "Campeonato", "Memorial", "Gran Premio",
-           "Encuentro"]
-_THEMES = ["de Primavera", "de Verano", "de Otoño", "de Invierno", "de la Ceiba", "del Puerto",
-           "de los Lunes", "Relámpago", "de Aniversario", "de la Amistad", "Navideño",
-           "de Fin de Mes", "de Socios", "Interclubes", "de Veteranos", "Nocturno"]
-_CASTIGO_REASONS = ["Hablar durante la partida", "Mostrar fichas", "Llegar tarde a la mesa",
-                    "Señas al compañero", "Anotación incorrecta", "Levantar fichas antes de tiempo",
-                    "Conducta antideportiva"]
+_SURNAME_ENDS = [
+    "ez",
+    "eda",
+    "ales",
+    "ano",
+    "ero",
+    "uga",
+    "arte",
+    "illo",
+    "ón",
+    "aga",
+    "ueta",
+    "oza",
+    "ado",
+    "iega",
+    "uén",
+    "ibar",
+    "orri",
+    "ín",
+]
+_VENUES = [
+    "Casino del Puerto",
+    "Centro Social La Ceiba",
+    "Club Náutico",
+    "Salón Los Portales",
+    "Casa de Cultura",
+    "Ateneo del Barrio Alto",
+    "Hotel Miramar",
+    "Peña El Doble Seis",
+]
+_EVENTS = [
+    "Torneo",
+    "Abierto",
+    "Copa",
+    "Festival",
+    "Campeonato",
+    "Memorial",
+    "Gran Premio",
+    "Encuentro",
+]
+_THEMES = [
+    "de Primavera",
+    "de Verano",
+    "de Otoño",
+    "de Invierno",
+    "de la Ceiba",
+    "del Puerto",
+    "de los Lunes",
+    "Relámpago",
+    "de Aniversario",
+    "de la Amistad",
+    "Navideño",
+    "de Fin de Mes",
+    "de Socios",
+    "Interclubes",
+    "de Veteranos",
+    "Nocturno",
+]
+_CASTIGO_REASONS = [
+    "Hablar durante la partida",
+    "Mostrar fichas",
+    "Llegar tarde a la mesa",
+    "Señas al compañero",
+    "Anotación incorrecta",
+    "Levantar fichas antes de tiempo",
+    "Conducta antideportiva",
+]
 
 
 def _syllables(rng: random.Random, n: int) -> str:
@@ -118,7 +197,7 @@ def invented_name(rng: random.Random) -> str:
 @dataclass
 class TablePlan:
     seats: list[tuple[int, str, int, int | None]]  # (entry index, side, position, vp)
-    result: tuple  # dominó (a, b, by_time, forfeit); swiss (ga, gb, gd); table (by_time,)
+    result: tuple  # drawn by the system's ``synthetic_table``, read by its ``synthetic_row``
 
 
 @dataclass
@@ -134,7 +213,9 @@ class TournamentPlan:
     fields: dict
     entries: list[tuple[int, int | None]]  # player indices
     rounds: list[RoundPlan] = field(default_factory=list)
-    castigos: list[tuple[int, int, int, str]] = field(default_factory=list)  # (player, round, tantos, reason)
+    castigos: list[tuple[int, int, int, str]] = field(
+        default_factory=list
+    )  # (player, round, tantos, reason)
     drops: dict[int, int] = field(default_factory=dict)  # entry index -> dropped after round
 
 
@@ -146,24 +227,30 @@ class Counts:
     rounds: int = 0
     tables: int = 0
     seats: int = 0
-    results: int = 0
-    match_results: int = 0
-    table_results: int = 0
     byes: int = 0
     castigos: int = 0
-    rated_games: int = 0
-    zapatos: int = 0
-    by_time: int = 0
-    forfeits: int = 0
+    results: dict = field(default_factory=dict)  # system key -> Counter (``synthetic_row``)
+
+    @property
+    def rated_games(self) -> int:
+        return sum(tally["rated_games"] for tally in self.results.values())
 
 
 # Entries per tournament: (low, high, weight); the mean gives about 100 rated games per
-# tournament with the mix of modes below.
+# tournament with the systems' mix of modes (``ScoringSystem.synthetic_mix``).
 SIZES = [(8, 16, 30), (17, 32, 32), (33, 64, 23), (65, 128, 10), (129, 256, 4), (257, 512, 1)]
-KINDS = [  # (system, mode, weight)
-    ("domino", "pairs", 40), ("domino", "individual", 25), ("domino", "single", 25),
-    ("swiss", "single", 5), ("table", "single", 5),
-]
+
+
+def kinds() -> list[tuple[str, str, int]]:
+    """(system key, mode, weight) of the random tournaments, from every registered system."""
+    return [(s.key, mode, w) for s in systems.all_systems() for mode, w in s.synthetic_mix()]
+
+
+def system_of(key: str) -> systems.ScoringSystem:
+    try:
+        return systems.get(key)
+    except systems.UnknownSystem:
+        raise CommandError(f"Unknown system «{key}»: {', '.join(systems.keys())}.") from None
 
 
 class Generator:
@@ -186,18 +273,32 @@ class Generator:
 
     def make_players(self) -> None:
         rng = self.rng
-        taken = {m.upper() for m in Player.objects.exclude(member_number=None).values_list(
-            "member_number", flat=True)}
+        taken = {
+            m.upper()
+            for m in Player.objects.exclude(member_number=None).values_list(
+                "member_number", flat=True
+            )
+        }
         objs = []
         for i in range(self.n_players):
             name = invented_name(rng)
             number = f"G{self.seed % 1000:03d}-{i + 1:05d}" if rng.random() < 0.7 else None
             if number and number.upper() in taken:
                 number = None
-            nickname = rng.choice(["", "", "", "", "El Profe", "Chino", "Güero", "La Jefa", "Tito", "Nena"])
-            email = (f"{slugify(name).replace('-', '.')}@example.org" if rng.random() < 0.5 else "")
-            objs.append(Player(full_name=name, name_key=name_key(name), nickname=nickname,
-                               member_number=number, email=email, active=rng.random() > 0.03))
+            nickname = rng.choice(
+                ["", "", "", "", "El Profe", "Chino", "Güero", "La Jefa", "Tito", "Nena"]
+            )
+            email = f"{slugify(name).replace('-', '.')}@example.org" if rng.random() < 0.5 else ""
+            objs.append(
+                Player(
+                    full_name=name,
+                    name_key=name_key(name),
+                    nickname=nickname,
+                    member_number=number,
+                    email=email,
+                    active=rng.random() > 0.03,
+                )
+            )
             # Hidden strength (Elo-like) and how often the player turns up (log-normal).
             self.skill.append(rng.gauss(1500, 110))
             self.weight.append(math.exp(rng.gauss(0, 0.7)))
@@ -227,55 +328,81 @@ class Generator:
 
     def random_tournament(self, date: dt.date) -> TournamentPlan:
         rng = self.rng
-        system, mode = rng.choices([(s, m) for s, m, _ in KINDS], [w for *_, w in KINDS])[0]
+        mix = kinds()
+        system, mode = rng.choices([(s, m) for s, m, _ in mix], [w for *_, w in mix])[0]
         low, high = rng.choices([(lo, hi) for lo, hi, _ in SIZES], [w for *_, w in SIZES])[0]
         size = rng.randint(low, high)
         per_entry = 2 if mode == "pairs" else 1
         size = max(8, min(size, self.n_players // per_entry))
-        if system == "domino":
-            rounds = rng.choice([5, 5, 6, 6, 7, 7, 7, 8, 9] if size < 65 else [7, 8, 9, 9, 10, 11])
-        elif system == "swiss":
-            rounds = max(4, min(9, math.ceil(math.log2(size)) + rng.choice((0, 0, 1))))
-        else:
-            rounds = rng.choice([3, 4, 4, 5, 6])
+        rounds = system_of(system).synthetic_rounds(rng, size)
         return self.plan(system=system, mode=mode, size=size, rounds=rounds, date=date)
 
-    def plan(self, *, system: str, mode: str, size: int, rounds: int, date: dt.date,
-             target: int | None = None, slug: str | None = None, name: str | None = None) -> TournamentPlan:
+    def plan(
+        self,
+        *,
+        system: str,
+        mode: str,
+        size: int,
+        rounds: int,
+        date: dt.date,
+        target: int | None = None,
+        slug: str | None = None,
+        name: str | None = None,
+    ) -> TournamentPlan:
         """The whole tournament as plain data: entries, pairings round by round from the running
         standings, results, byes, castigos."""
         rng = self.rng
+        adapter = system_of(system)
         per_entry = 2 if mode == "pairs" else 1
         if size * per_entry > self.n_players:
-            raise CommandError(f"{size} entries need {size * per_entry} players; there are {self.n_players}.")
-        if mode != "single" and system != "domino":
-            raise CommandError("Swiss and table games are played by single-player entries (--mode single).")
-        if mode == "individual" and size < 4 or system == "table" and size < 3 or size < 2:
-            raise CommandError("Too few entries for that mode.")
+            raise CommandError(
+                f"{size} entries need {size * per_entry} players; there are {self.n_players}."
+            )
+        if mode not in adapter.modes:
+            raise CommandError(
+                f"{adapter.label} is played in the modes {', '.join(adapter.modes)} (--mode)."
+            )
+        grouping = adapter.synthetic_grouping(mode)
+        try:
+            if size < 2:
+                raise DomainError("too_few_players")
+            if grouping is not None:
+                seating_plan(size, grouping)  # refuses too few for a table
+        except DomainError:
+            raise CommandError("Too few entries for that mode.") from None
         name = name or f"{rng.choice(_EVENTS)} {rng.choice(_THEMES)}"
         if target is None:
             target = 200 if rng.random() < 0.3 else 100
         time_limit = rng.choice([30, 40, 45, 60]) if rng.random() < 0.4 else None
         fields = dict(
-            name=name, slug=slug or self._slug(name, date), date=date, venue=rng.choice(_VENUES),
-            system=system, mode=mode, target=target, time_limit=time_limit,
-            bye_rule="win" if rng.random() < 0.2 else "rest", rounds_planned=rounds,
-            best_of=3, rated=system == "domino" and rng.random() < 0.9,
-            forfeits_rated=rng.random() < 0.1, status="finished",
+            name=name,
+            slug=slug or self._slug(name, date),
+            date=date,
+            venue=rng.choice(_VENUES),
+            system=system,
+            mode=mode,
+            target=target,
+            time_limit=time_limit,
+            bye_rule="win" if rng.random() < 0.2 else "rest",
+            rounds_planned=rounds,
+            best_of=3,
+            rated=adapter.synthetic_rated(rng),
+            forfeits_rated=rng.random() < 0.1,
+            status="finished",
         )
         if slug:
             self.slugs.add(slug)
         players = self._choose_players(size * per_entry)
-        entries = [(players[2 * i], players[2 * i + 1]) if per_entry == 2 else (players[i], None)
-                   for i in range(size)]
+        entries = [
+            (players[2 * i], players[2 * i + 1]) if per_entry == 2 else (players[i], None)
+            for i in range(size)
+        ]
         tp = TournamentPlan(fields=fields, entries=entries)
         strength = [
-            (self.skill[a] + self.skill[b]) / 2 if b is not None else self.skill[a] for a, b in entries
+            (self.skill[a] + self.skill[b]) / 2 if b is not None else self.skill[a]
+            for a, b in entries
         ]
-        if system == "swiss":
-            for e in range(size):
-                if rng.random() < 0.04:
-                    tp.drops[e] = rng.randint(1, max(1, rounds - 1))
+        tp.drops.update(adapter.synthetic_drops(rng, size, rounds))
         score = [0.0] * size  # puntos / match points / tournament points, for pairing
         byes = [0] * size
         met: list[set[int]] = [set() for _ in range(size)]
@@ -283,27 +410,34 @@ class Generator:
         for number in range(1, rounds + 1):
             rp = RoundPlan(number=number, played_at=start + dt.timedelta(hours=number - 1))
             active = [e for e in range(size) if tp.drops.get(e, 99) >= number]
-            if mode == "individual" or system == "table":
-                self._seat_groups(rp, active, byes, system, strength, score, time_limit, target)
+            if grouping is not None:
+                self._seat_groups(rp, active, byes, adapter, grouping, strength, score, fields)
             else:
-                self._pair(rp, active, byes, met, score, strength, system, target, time_limit, fields)
+                self._pair(rp, active, byes, met, score, strength, adapter, fields)
             tp.rounds.append(rp)
             for e in rp.byes:
                 byes[e] += 1
-                if fields["bye_rule"] == "win" and system == "domino":
-                    score[e] += 1
-        if system == "domino" and rng.random() < 0.33:
+                score[e] += adapter.synthetic_bye_points(fields)
+        castigo_rate = adapter.synthetic_castigo_rate()
+        if castigo_rate and rng.random() < castigo_rate:
             for _ in range(rng.randint(1, 4)):
                 a, b = rng.choice(entries)
                 who = b if b is not None and rng.random() < 0.5 else a
-                tp.castigos.append((who, rng.randint(1, rounds), rng.choice([5, 10, 10, 15, 20, 25, 50]),
-                                    rng.choice(_CASTIGO_REASONS)))
+                tp.castigos.append(
+                    (
+                        who,
+                        rng.randint(1, rounds),
+                        rng.choice([5, 10, 10, 15, 20, 25, 50]),
+                        rng.choice(_CASTIGO_REASONS),
+                    )
+                )
         return tp
 
-    def _pair(self, rp, active, byes, met, score, strength, system, target, time_limit, fields):
-        """Pairs, mano a mano and Swiss: round 1 at random, then down the standings, each entry
-        with the next one it has not met (Swiss-style "rondas"); an odd count gives the lowest
-        placed entry among those with the fewest byes a rest."""
+    def _pair(self, rp, active, byes, met, score, strength, adapter, fields):
+        """Head to head (pairs, mano a mano, Swiss): round 1 at random, then down the standings,
+        each entry with the next one it has not met (Swiss-style "rondas"); an odd count gives
+        the lowest placed entry among those with the fewest byes a rest. The system draws each
+        table's result (``synthetic_table``)."""
         rng = self.rng
         if rp.number == 1:
             order = active[:]
@@ -321,99 +455,38 @@ class Generator:
             a = pool[0]
             j = next((k for k in range(1, len(pool)) if pool[k] not in met[a]), 1)
             b = pool[j]
-            pool = pool[1:j] + pool[j + 1:]
+            pool = pool[1:j] + pool[j + 1 :]
             met[a].add(b)
             met[b].add(a)
             if rng.random() < 0.5:
                 a, b = b, a
-            seats = [(a, "A", 1, None), (b, "B", 1, None)]
-            p_a = 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400))
-            if system == "swiss":
-                result = self._match(p_a)
-                ga, gb, _gd = result
-                pa, pb = (3, 0) if ga > gb else (0, 3) if gb > ga else (1, 1)
-            else:
-                result = self._domino(p_a, target, time_limit, fields)
-                ta, tb = result[0], result[1]
-                pa, pb = (self._puntos(ta, tb, target, result[2]), 0) if ta > tb else (
-                    0, self._puntos(tb, ta, target, result[2]))
-            score[a] += pa
-            score[b] += pb
-            rp.tables.append(TablePlan(seats=seats, result=result))
+            self._table(rp, [a, b], strength, score, adapter, fields)
 
-    def _seat_groups(self, rp, active, byes, system, strength, score, time_limit, target):
-        """Individual dominó (tables of four, partners rotate at random) and table games (3–4):
-        a fresh random seating each round; the rests go to those with the fewest byes."""
+    def _seat_groups(self, rp, active, byes, adapter, grouping, strength, score, fields):
+        """Tables of a ``seating_plan`` (``grouping``: "partners", individual dominó, partners
+        rotating at random; "table", table games of 3–4): a fresh random seating each round;
+        the rests go to those with the fewest byes."""
         rng = self.rng
         order = active[:]
         rng.shuffle(order)
-        sizes, n_byes = seating_plan(len(order), "partners" if system == "domino" else "table")
+        sizes, n_byes = seating_plan(len(order), grouping)
         if n_byes:
             order.sort(key=lambda e: byes[e])  # stable: random among equals
             rp.byes.extend(order[-n_byes:])
             order = order[:-n_byes]
         i = 0
         for size in sizes:
-            group = order[i:i + size]
+            self._table(rp, order[i : i + size], strength, score, adapter, fields)
             i += size
-            if system == "domino":
-                a1, b1, a2, b2 = group  # seats 1 & 3 against 2 & 4
-                seats = [(a1, "A", 1, None), (a2, "A", 2, None), (b1, "B", 1, None), (b2, "B", 2, None)]
-                sa = (strength[a1] + strength[a2]) / 2
-                sb = (strength[b1] + strength[b2]) / 2
-                p_a = 1 / (1 + 10 ** ((sb - sa) / 400))
-                result = self._domino(p_a, target, time_limit, None)
-                ta, tb = result[0], result[1]
-                win = (a1, a2) if ta > tb else (b1, b2)
-                for e in win:
-                    score[e] += self._puntos(max(ta, tb), min(ta, tb), target, result[2])
-            else:
-                vps = [max(0, round(rng.gauss(60 + (strength[e] - 1500) / 8, 18))) for e in group]
-                seats = [(e, "A", pos, vp) for pos, (e, vp) in enumerate(zip(group, vps), start=1)]
-                result = (bool(time_limit) and rng.random() < 0.1,)
-                for e, vp in zip(group, vps):
-                    score[e] += sum(1 for other in vps if other < vp)
-            rp.tables.append(TablePlan(seats=seats, result=result))
 
-    @staticmethod
-    def _puntos(winner: int, loser: int, target: int, by_time: bool) -> int:
-        if by_time:
-            return 1
-        return 3 if loser == 0 else 2 if loser * 2 <= target else 1
-
-    def _domino(self, p_a: float, target: int, time_limit, fields) -> tuple[int, int, bool, bool]:
-        """(tantos A, tantos B, ended by time, forfeit): a valid score sheet (SCORING.md §1)."""
-        rng = self.rng
-        a_wins = rng.random() < p_a
-        k = rng.random()
-        if fields is not None and k < 0.004:  # a no-show (pairs / mano a mano)
-            w, lo = target, 0
-            return (w, lo, False, True) if a_wins else (lo, w, False, True)
-        if time_limit and k < 0.08:  # time ran out: both below the target, different
-            w = rng.randint(int(target * 0.35), target - 1)
-            lo = rng.randint(max(0, w - target // 2), w - 1)
-            return (w, lo, True, False) if a_wins else (lo, w, True, False)
-        # The winning hand adds the opponents' remaining tiles: past the target by 0–40, skewed low.
-        w = target + min(int(rng.expovariate(1 / 9)), 45)
-        if rng.random() < 0.05:
-            lo = 0  # zapato
-        else:
-            lo = min(target - 1, max(1, int(target * rng.betavariate(2.4, 1.5))))
-        return (w, lo, False, False) if a_wins else (lo, w, False, False)
-
-    def _match(self, p_a: float) -> tuple[int, int, int]:
-        """A best-of-3 match: 2–0, 2–1, or (rarely) a drawn or unfinished one."""
-        rng = self.rng
-        k = rng.random()
-        if k < 0.04:
-            return (1, 1, 1)
-        if k < 0.07:
-            return (1, 1, 0)
-        if k < 0.09:
-            return (2, 0, 1) if rng.random() < p_a else (0, 2, 1)
-        a_wins = rng.random() < p_a
-        lost = 1 if rng.random() < 0.45 else 0
-        return (2, lost, 0) if a_wins else (lost, 2, 0)
+    def _table(self, rp, group, strength, score, adapter, fields):
+        """One table of ``group`` (entry indices, in seat order): the system draws the result
+        and the points each entry adds to its running score."""
+        drawn = adapter.synthetic_table(self.rng, [strength[e] for e in group], fields)
+        seats = [(group[k], side, pos, vp) for k, side, pos, vp in drawn.seats]
+        for e, points in zip(group, drawn.points, strict=True):
+            score[e] += points
+        rp.tables.append(TablePlan(seats=seats, result=drawn.result))
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -421,30 +494,52 @@ class Generator:
         """Write planned tournaments with one ``bulk_create`` per model (batched)."""
         c = self.counts
         pid = self.player_ids
-        ts = Tournament.objects.bulk_create([Tournament(**p.fields) for p in plans], batch_size=BATCH)
-        entries = Entry.objects.bulk_create([
-            Entry(tournament_id=t.pk, player1_id=pid[a], player2_id=pid[b] if b is not None else None,
-                  dropped_after_round=p.drops.get(i))
-            for t, p in zip(ts, plans) for i, (a, b) in enumerate(p.entries)
-        ], batch_size=BATCH)
-        rounds = Round.objects.bulk_create([
-            Round(tournament_id=t.pk, number=r.number, closed=True, played_at=r.played_at)
-            for t, p in zip(ts, plans) for r in p.rounds
-        ], batch_size=BATCH)
-        tables = Table.objects.bulk_create([
-            Table(round_id=rnd.pk, number=n, version=1)
-            for rnd, rp in zip(rounds, (r for p in plans for r in p.rounds))
-            for n in range(1, len(rp.tables) + 1)
-        ], batch_size=BATCH)
-        seats, results, matches, table_results, byes, castigos = [], [], [], [], [], []
+        ts = Tournament.objects.bulk_create(
+            [Tournament(**p.fields) for p in plans], batch_size=BATCH
+        )
+        entries = Entry.objects.bulk_create(
+            [
+                Entry(
+                    tournament_id=t.pk,
+                    player1_id=pid[a],
+                    player2_id=pid[b] if b is not None else None,
+                    dropped_after_round=p.drops.get(i),
+                )
+                for t, p in zip(ts, plans, strict=False)
+                for i, (a, b) in enumerate(p.entries)
+            ],
+            batch_size=BATCH,
+        )
+        rounds = Round.objects.bulk_create(
+            [
+                Round(tournament_id=t.pk, number=r.number, closed=True, played_at=r.played_at)
+                for t, p in zip(ts, plans, strict=False)
+                for r in p.rounds
+            ],
+            batch_size=BATCH,
+        )
+        tables = Table.objects.bulk_create(
+            [
+                Table(round_id=rnd.pk, number=n, version=1)
+                for rnd, rp in zip(rounds, (r for p in plans for r in p.rounds), strict=False)
+                for n in range(1, len(rp.tables) + 1)
+            ],
+            batch_size=BATCH,
+        )
+        seats, byes, castigos = [], [], []
+        results: dict = {}  # result model -> rows (two systems may share a model)
         e_off = r_off = tb_off = 0
-        for t, p in zip(ts, plans):
-            entry_id = [e.pk for e in entries[e_off:e_off + len(p.entries)]]
+        for t, p in zip(ts, plans, strict=False):
+            entry_id = [e.pk for e in entries[e_off : e_off + len(p.entries)]]
             e_off += len(p.entries)
             round_id = {}
             system = p.fields["system"]
-            rated = p.fields["rated"]
-            c.tournaments[(system, p.fields["mode"])] = c.tournaments.get((system, p.fields["mode"]), 0) + 1
+            adapter = system_of(system)
+            rows = results.setdefault(adapter.result_model, [])
+            tally = c.results.setdefault(system, Counter())
+            c.tournaments[(system, p.fields["mode"])] = (
+                c.tournaments.get((system, p.fields["mode"]), 0) + 1
+            )
             for rp in p.rounds:
                 rnd = rounds[r_off]
                 r_off += 1
@@ -454,46 +549,62 @@ class Generator:
                     table = tables[tb_off]
                     tb_off += 1
                     seats += [
-                        Seat(table_id=table.pk, round_id=rnd.pk, entry_id=entry_id[e], side=side,
-                             position=pos, vp=vp)
+                        Seat(
+                            table_id=table.pk,
+                            round_id=rnd.pk,
+                            entry_id=entry_id[e],
+                            side=side,
+                            position=pos,
+                            vp=vp,
+                        )
                         for e, side, pos, vp in tplan.seats
                     ]
-                    if system == "domino":
-                        a, b, by_time, forfeit = tplan.result
-                        results.append(Result(table_id=table.pk, tantos_a=a, tantos_b=b,
-                                              ended_by_time=by_time, forfeit=forfeit, played_at=rp.played_at))
-                        c.zapatos += (min(a, b) == 0 and not by_time and not forfeit)
-                        c.by_time += by_time
-                        c.forfeits += forfeit
-                        c.rated_games += rated and (not forfeit or p.fields["forfeits_rated"])
-                    elif system == "swiss":
-                        ga, gb, gd = tplan.result
-                        matches.append(MatchResult(table_id=table.pk, games_a=ga, games_b=gb, games_drawn=gd))
-                    else:
-                        table_results.append(TableResult(table_id=table.pk, ended_by_time=tplan.result[0]))
+                    rows.append(
+                        adapter.synthetic_row(
+                            table.pk,
+                            tplan.result,
+                            played_at=rp.played_at,
+                            settings=p.fields,
+                            tally=tally,
+                        )
+                    )
             castigos += [
-                Castigo(tournament_id=t.pk, round_id=round_id[r], player_id=pid[who], tantos=tantos, reason=reason)
+                Castigo(
+                    tournament_id=t.pk,
+                    round_id=round_id[r],
+                    player_id=pid[who],
+                    tantos=tantos,
+                    reason=reason,
+                )
                 for who, r, tantos, reason in p.castigos
             ]
-        for model, objs in ((Seat, seats), (Result, results), (MatchResult, matches),
-                            (TableResult, table_results), (Bye, byes), (Castigo, castigos)):
+        for model, objs in ((Seat, seats), *results.items(), (Bye, byes), (Castigo, castigos)):
             model.objects.bulk_create(objs, batch_size=BATCH)
         c.entries += len(entries)
         c.rounds += len(rounds)
         c.tables += len(tables)
         c.seats += len(seats)
-        c.results += len(results)
-        c.match_results += len(matches)
-        c.table_results += len(table_results)
         c.byes += len(byes)
         c.castigos += len(castigos)
         return ts
 
 
-def generate(*, players: int, tournaments: int, seed: int, end: dt.date | None = None, days: int = 730,
-             single_size: int | None = None, single_rounds: int = 9, single_system: str = "domino",
-             single_mode: str = "pairs", single_target: int = 100, single_slug: str | None = None,
-             rebuild: bool = True, stdout=None) -> dict:
+def generate(
+    *,
+    players: int,
+    tournaments: int,
+    seed: int,
+    end: dt.date | None = None,
+    days: int = 730,
+    single_size: int | None = None,
+    single_rounds: int = 9,
+    single_system: str = "domino",
+    single_mode: str = "pairs",
+    single_target: int = 100,
+    single_slug: str | None = None,
+    rebuild: bool = True,
+    stdout=None,
+) -> dict:
     """Generate a club (see the module docstring); returns a summary dict with the counts, the
     single tournament's slug (if any) and the seconds taken. One transaction for the data; the
     ledger rebuild is its own."""
@@ -516,15 +627,24 @@ def generate(*, players: int, tournaments: int, seed: int, end: dt.date | None =
         pagecache.changed()  # bulk inserts send no signal
         gen.make_players()
         for start in range(0, tournaments, CHUNK):
-            plans = [gen.random_tournament(d) for d in dates[start:start + CHUNK]]
+            plans = [gen.random_tournament(d) for d in dates[start : start + CHUNK]]
             gen.write(plans)
             if stdout is not None:
-                stdout.write(f"  {min(start + CHUNK, tournaments)}/{tournaments} torneos "
-                             f"({time.perf_counter() - t0:.1f} s)")
+                stdout.write(
+                    f"  {min(start + CHUNK, tournaments)}/{tournaments} torneos "
+                    f"({time.perf_counter() - t0:.1f} s)"
+                )
         if single_size:
-            plan = gen.plan(system=single_system, mode=single_mode, size=single_size, rounds=single_rounds,
-                            date=end, target=single_target, slug=single_slug,
-                            name=f"Gran Abierto {single_size} ({single_system}, {single_mode})")
+            plan = gen.plan(
+                system=single_system,
+                mode=single_mode,
+                size=single_size,
+                rounds=single_rounds,
+                date=end,
+                target=single_target,
+                slug=single_slug,
+                name=f"Gran Abierto {single_size} ({single_system}, {single_mode})",
+            )
             single = gen.write([plan])[0].slug
     data_seconds = time.perf_counter() - t0
     report = None
@@ -532,8 +652,13 @@ def generate(*, players: int, tournaments: int, seed: int, end: dt.date | None =
     if rebuild:
         report = ledger.rebuild()
     ledger_seconds = time.perf_counter() - t1
-    return {"counts": gen.counts, "single_slug": single, "data_seconds": data_seconds,
-            "ledger_seconds": ledger_seconds, "ledger_rows": report.written if report else None}
+    return {
+        "counts": gen.counts,
+        "single_slug": single,
+        "data_seconds": data_seconds,
+        "ledger_seconds": ledger_seconds,
+        "ledger_rows": report.written if report else None,
+    }
 
 
 class Command(BaseCommand):
@@ -546,18 +671,38 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--players", type=int, default=5000, help="players to create (default 5000)")
-        parser.add_argument("--tournaments", type=int, default=1000, help="random tournaments (default 1000)")
+        parser.add_argument(
+            "--players", type=int, default=5000, help="players to create (default 5000)"
+        )
+        parser.add_argument(
+            "--tournaments", type=int, default=1000, help="random tournaments (default 1000)"
+        )
         parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-        parser.add_argument("--end", type=dt.date.fromisoformat, default=None,
-                            help="date of the last tournament, YYYY-MM-DD (default today)")
-        parser.add_argument("--days", type=int, default=730, help="span of the tournament dates (default 730)")
-        parser.add_argument("--single-tournament-size", type=int, default=None,
-                            help="also make one tournament with exactly this many entries, dated --end")
-        parser.add_argument("--rounds", type=int, default=9, help="rounds of that tournament (default 9)")
-        parser.add_argument("--system", choices=["domino", "swiss", "table"], default="domino")
-        parser.add_argument("--mode", choices=["pairs", "individual", "single"], default=None,
-                            help="default: pairs for dominó, single otherwise")
+        parser.add_argument(
+            "--end",
+            type=dt.date.fromisoformat,
+            default=None,
+            help="date of the last tournament, YYYY-MM-DD (default today)",
+        )
+        parser.add_argument(
+            "--days", type=int, default=730, help="span of the tournament dates (default 730)"
+        )
+        parser.add_argument(
+            "--single-tournament-size",
+            type=int,
+            default=None,
+            help="also make one tournament with exactly this many entries, dated --end",
+        )
+        parser.add_argument(
+            "--rounds", type=int, default=9, help="rounds of that tournament (default 9)"
+        )
+        parser.add_argument("--system", choices=systems.keys(), default="domino")
+        parser.add_argument(
+            "--mode",
+            choices=list(dict.fromkeys(m for s in systems.all_systems() for m in s.modes)),
+            default=None,
+            help="default: the system's first mode (pairs for dominó, single otherwise)",
+        )
         parser.add_argument("--target", type=int, choices=[100, 200], default=100)
         parser.add_argument("--slug", default=None, help="slug of that tournament")
         parser.add_argument("--skip-ledger", action="store_true", help="do not rebuild the ledger")
@@ -569,13 +714,22 @@ class Command(BaseCommand):
             raise CommandError("--tournaments ≥ 0 and --days ≥ 1.")
         if o["slug"] and Tournament.objects.filter(slug=o["slug"]).exists():
             raise CommandError(f"A tournament «{o['slug']}» already exists.")
-        mode = o["mode"] or ("pairs" if o["system"] == "domino" else "single")
+        mode = o["mode"] or system_of(o["system"]).modes[0]
         t0 = time.perf_counter()
         out = generate(
-            players=o["players"], tournaments=o["tournaments"], seed=o["seed"], end=o["end"], days=o["days"],
-            single_size=o["single_tournament_size"], single_rounds=o["rounds"], single_system=o["system"],
-            single_mode=mode, single_target=o["target"], single_slug=o["slug"],
-            rebuild=not o["skip_ledger"], stdout=self.stdout if o["verbosity"] > 1 else None,
+            players=o["players"],
+            tournaments=o["tournaments"],
+            seed=o["seed"],
+            end=o["end"],
+            days=o["days"],
+            single_size=o["single_tournament_size"],
+            single_rounds=o["rounds"],
+            single_system=o["system"],
+            single_mode=mode,
+            single_target=o["target"],
+            single_slug=o["slug"],
+            rebuild=not o["skip_ledger"],
+            stdout=self.stdout if o["verbosity"] > 1 else None,
         )
         if o["verbosity"] < 1:
             return
@@ -584,11 +738,15 @@ class Command(BaseCommand):
         w = self.stdout.write
         w(f"Jugadores: {c.players}")
         w(f"Torneos: {sum(c.tournaments.values())} ({kinds})")
-        w(f"Inscripciones: {c.entries}; rondas: {c.rounds}; mesas: {c.tables}; asientos: {c.seats}; "
-          f"descansos: {c.byes}; castigos: {c.castigos}")
-        w(f"Resultados dominó: {c.results} (zapatos {c.zapatos}, por tiempo {c.by_time}, "
-          f"no presentaciones {c.forfeits}); encuentros suizos: {c.match_results}; "
-          f"mesas de 3–4: {c.table_results}")
+        w(
+            f"Inscripciones: {c.entries}; rondas: {c.rounds}; mesas: {c.tables}; asientos: {c.seats}; "
+            f"descansos: {c.byes}; castigos: {c.castigos}"
+        )
+        w(
+            "; ".join(
+                s.synthetic_summary(c.results.get(s.key, Counter())) for s in systems.all_systems()
+            )
+        )
         w(f"Partidas puntuables: {c.rated_games}")
         if out["single_slug"]:
             w(f"Torneo único: {out['single_slug']}")

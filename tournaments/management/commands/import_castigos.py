@@ -1,4 +1,5 @@
 """``manage.py import_castigos SLUG FILE.csv``: import castigos (all or nothing)."""
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError

@@ -2,6 +2,7 @@
 database (migrated, with no players and no tournaments), keeping every id, then rebuild the
 Elo ledger. All or nothing. User accounts are matched by username; unknown ones are reported
 and their references left empty."""
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,9 @@ class Command(BaseCommand):
         try:
             doc = json.loads(data.decode("utf-8"))
         except UnicodeDecodeError:
-            raise CommandError("La copia no está en UTF-8: no es un archivo de export_club.") from None
+            raise CommandError(
+                "La copia no está en UTF-8: no es un archivo de export_club."
+            ) from None
         except json.JSONDecodeError as exc:
             raise CommandError(
                 f"La copia no es JSON válido (línea {exc.lineno}, columna {exc.colno}): {exc.msg}."

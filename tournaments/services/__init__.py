@@ -1,0 +1,96 @@
+"""Every write of the tournaments app (DESIGN.md, "Writes"), split by concern.
+
+Each function takes keyword-only arguments and the acting user, runs in one transaction,
+validates with the pure rules before anything is stored, and leaves an audit trail through
+django-simple-history. Errors are ``DomainError`` subclasses carrying a stable ``code``.
+
+Modules (every service is re-exported here: call ``services.record_result(...)``):
+
+- ``common``: what several writers share (``audit``, ``entered_by``, ``clean_name``,
+  ``parse_int``, ``lock_table``, ``check_writable``, ``bump_version``, ``ImportReport``);
+- ``players``: register, change, (de)activate and delete players; ``similar_players``;
+- ``tournaments``: create and change tournaments and their directors; register, remove, drop
+  and undrop entries;
+- ``rounds``: pairings, seating, the todos-con-todos schedule, closing and reopening rounds;
+- ``results``: record and delete the result of a table, whatever the scoring system (the
+  tournament's ``tournaments.systems`` adapter validates and stores the values);
+- ``castigos``: castigos and sorteos.
+
+The ranking ledger is not the services' business: ``rankings.signals`` replays it from the
+model signals of whatever changed results (services, imports, admin, shell).
+"""
+
+from __future__ import annotations
+
+from tournaments.services.castigos import add_castigo, record_sorteo, remove_castigo
+from tournaments.services.common import (
+    MAX_NAME,
+    ImportReport,
+    audit,
+    bump_version,
+    check_writable,
+    clean_name,
+    entered_by,
+    lock_table,
+    parse_int,
+)
+from tournaments.services.players import (
+    create_player,
+    delete_player,
+    set_player_active,
+    similar_players,
+    update_player,
+)
+from tournaments.services.results import delete_result, record_result
+from tournaments.services.rounds import (
+    close_round,
+    generate_round_robin,
+    reopen_round,
+    set_pairings,
+    set_seating,
+)
+from tournaments.services.tournaments import (
+    TOURNAMENT_FIELDS,
+    create_tournament,
+    drop_entry,
+    register_entry,
+    remove_entry,
+    set_tournament_directors,
+    undrop_entry,
+    update_tournament,
+)
+
+__all__ = [
+    "MAX_NAME",
+    "TOURNAMENT_FIELDS",
+    "ImportReport",
+    "add_castigo",
+    "audit",
+    "bump_version",
+    "check_writable",
+    "clean_name",
+    "close_round",
+    "create_player",
+    "create_tournament",
+    "delete_player",
+    "delete_result",
+    "drop_entry",
+    "entered_by",
+    "generate_round_robin",
+    "lock_table",
+    "parse_int",
+    "record_result",
+    "record_sorteo",
+    "register_entry",
+    "remove_castigo",
+    "remove_entry",
+    "reopen_round",
+    "set_pairings",
+    "set_player_active",
+    "set_seating",
+    "set_tournament_directors",
+    "similar_players",
+    "undrop_entry",
+    "update_player",
+    "update_tournament",
+]

@@ -1,0 +1,139 @@
+"""What several services share: audit trail, name and number checks, table locks and versions.
+
+Public inside the package (the CSV imports and the Django admin use them too, to write the way
+the services do); not re-exported as services themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournaments.errors import MESSAGES, DomainError, ResultError
+from tournaments.models import MAX_SCORE, Table
+
+#: The longest name (player, tournament) a person may type.
+MAX_NAME = 120
+
+# Row locks are ``select_for_update(no_key=True)`` (PostgreSQL FOR NO KEY UPDATE): they serialise
+# the writers among themselves exactly as FOR UPDATE would, but do not block the foreign-key
+# checks (FOR KEY SHARE) of a ledger replay inserting rows that point at the same tournament,
+# table or player; with plain FOR UPDATE, a replay and a writer could deadlock.
+
+
+def entered_by(acting_user):
+    """The user to store as author (``entered_by``, ``recorded_by``): ``acting_user`` if it is an
+    authenticated user, else None (a script, the anonymous user)."""
+    return acting_user if getattr(acting_user, "is_authenticated", False) else None
+
+
+def audit(instance, acting_user):
+    """Tell simple-history who made the change being saved; returns ``instance``, so that
+    ``audit(obj, user).save()`` reads as one step."""
+    user = entered_by(acting_user)
+    if user is not None:
+        instance._history_user = user
+    return instance
+
+
+def clean_name(value: str, *, field: str, required: bool = True, max_length: int = MAX_NAME) -> str:
+    """A name or short text typed by a person, trimmed and otherwise kept exactly as typed.
+
+    ``field`` names it in the error (a ``gettext_noop`` text). Raises DomainError
+    "name_required" (empty and ``required``), "name_too_long" (above ``max_length``),
+    "name_control_chars" (C0/C1 control characters).
+    """
+    value = (value or "").strip()
+    if required and not value:
+        raise DomainError("name_required", field=field)
+    if len(value) > max_length:
+        raise DomainError("name_too_long", field=field, max=max_length)
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+        raise DomainError("name_control_chars", field=field)
+    return value
+
+
+#: The messages of ``parse_int`` by what the box holds: (empty box, not a whole number).
+NUMBER_MESSAGES = {
+    "tantos": ("tantos_missing", "not_integer"),
+    "games": ("games_missing", "not_integer_games"),
+    "vp": ("score_missing", "not_integer_vp"),
+}
+
+
+def parse_int(value, field: str, *, kind: str = "tantos") -> int:
+    """A whole number typed by a person: "120", " 120 ", "-5" (later refused as negative).
+
+    ``field`` names the box in the messages (a side, "A"/"B", or a seat); ``kind`` says what
+    it holds, so the message names the right quantity: "tantos" (dominó), "games" (Swiss) or
+    "vp" (table games) — ``NUMBER_MESSAGES``.
+
+    Raises ResultError "tantos_missing" (empty; its message by ``kind``), "not_integer" (text,
+    decimals, "1e3", NaN, "--5", "²") or "value_too_large" (above ``MAX_SCORE``).
+    """
+    missing, not_integer = NUMBER_MESSAGES[kind]
+    if isinstance(value, bool):
+        raise ResultError("not_integer", message=MESSAGES[not_integer], value=value)
+    if isinstance(value, int):
+        if abs(value) > MAX_SCORE:
+            raise ResultError("value_too_large", value=value, max=MAX_SCORE)
+        return value
+    text = str(value).strip() if value is not None else ""
+    if text == "":
+        raise ResultError("tantos_missing", message=MESSAGES[missing], side=field, seat=field)
+    digits = text[1:] if text.startswith("-") else text
+    if digits.isascii() and digits.isdigit():  # not "--5", "²" (int() fails)
+        if len(digits) > 5 or int(digits) > MAX_SCORE:
+            raise ResultError("value_too_large", value=text[:20], max=MAX_SCORE)
+        return int(text)
+    raise ResultError("not_integer", message=MESSAGES[not_integer], value=text[:20])
+
+
+def lock_table(table: Table) -> Table:
+    """``table`` again, locked with its round for a result change (the tournament comes along,
+    unlocked). A no-key lock: see the note on locks above."""
+    return (
+        Table.objects.select_for_update(no_key=True, of=("self", "round"))
+        .select_related("round__tournament")
+        .get(pk=table.pk)
+    )
+
+
+def check_writable(tbl: Table, version) -> None:
+    """Refuse a change to a table of a closed round, a stale version, or an empty table.
+
+    ``version`` is the table version the user saw (None: no check). Raises DomainError
+    "round_closed", "stale_version", "table_empty".
+    """
+    if tbl.round.closed:
+        raise DomainError("round_closed", number=tbl.round.number)
+    if version is not None and int(version) != tbl.version:
+        raise DomainError("stale_version", table=tbl.number)
+    if not tbl.seats.exists():
+        raise DomainError("table_empty", table=tbl.number)
+
+
+def bump_version(tbl: Table, acting_user) -> None:
+    """A table's result changed: its version grows by one (DESIGN.md, Concurrency), audited.
+
+    The ranking ledger needs nothing more: its replay is scheduled by the model signals of
+    ``rankings.signals`` whatever wrote the result."""
+    tbl.version += 1
+    audit(tbl, acting_user).save()
+
+
+@dataclass
+class ImportReport:
+    """What an import did: counts of results created, changed and left unchanged.
+
+    ``warnings``: sentences in Spanish for people, e.g. a player the import created whose name
+    equals an existing player's after NFC and case folding (``similar_players``); the import
+    still went through (names are matched exactly).
+    """
+
+    created: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    byes: int = 0
+    players_created: int = 0
+    entries_created: int = 0
+    warnings: list[str] = field(default_factory=list)

@@ -1,0 +1,416 @@
+"""Rounds, tables and seats: pairings (dominó, Swiss), seating (3–4 player tables), the
+todos-con-todos schedule, closing and reopening a round; and the same one step at a time for
+the CSV imports (``get_or_create_round``, ``unseat_table``, ``seat_table``, ``add_bye``), by
+the same rules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Max
+
+from tournaments import systems
+from tournaments.errors import DomainError
+from tournaments.models import MAX_SCORE, Bye, Entry, Round, Seat, Table, Tournament
+from tournaments.pairing.round_robin import round_robin
+from tournaments.services.common import audit
+
+
+#: The highest table number of a round.
+MAX_TABLE = 9999
+
+
+def _side_size(t: Tournament) -> int:
+    return 2 if t.mode == Tournament.Mode.INDIVIDUAL else 1
+
+
+@transaction.atomic
+def set_pairings(
+    *,
+    acting_user,
+    tournament: Tournament,
+    round_number: int,
+    tables: Sequence[tuple[Sequence[Entry], Sequence[Entry]]],
+    seed: int | None = None,
+) -> Round:
+    """Set the tables of a round: ``tables`` is a list of (side A entries, side B entries), table 1 first.
+
+    A side has one entry (pairs, mano a mano) or two (individual with rotating partners).
+    Entries left unseated rest ("descanso", recorded as byes). Replaces the round's earlier
+    tables if none has a result yet.
+
+    Raises DomainError "entry_twice", "side_size", "foreign_entry", "round_has_results",
+    "round_closed", "no_tables", "invalid_round_number", "round_out_of_order" (a new round
+    must be the one after the last: rounds are numbered 1, 2, 3 ... without gaps),
+    "round_beyond_planned" (a new round above the tournament's ``rounds_planned``).
+    """
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    if not systems.of(t).has_sides:
+        raise DomainError("wrong_system")
+    size = _side_size(t)
+    if not tables:
+        raise DomainError("no_tables")
+    for side_a, side_b in tables:
+        if len(side_a) != size or len(side_b) != size:
+            raise DomainError("side_size", size=size)
+    layout = [
+        [(e, "A", pos) for pos, e in enumerate(side_a, start=1)]
+        + [(e, "B", pos) for pos, e in enumerate(side_b, start=1)]
+        for side_a, side_b in tables
+    ]
+    return _write_round(
+        acting_user=acting_user, t=t, round_number=round_number, layout=layout, seed=seed
+    )
+
+
+@transaction.atomic
+def set_seating(
+    *,
+    acting_user,
+    tournament: Tournament,
+    round_number: int,
+    tables: Sequence[Sequence[Entry]],
+    seed: int | None = None,
+) -> Round:
+    """Seat a round of a 3–4 player table game: ``tables`` lists each table's entries in seat
+    order, table 1 first (SCORING.md §4, Seating). Unseated entries rest (byes).
+
+    Raises DomainError "table_size_seating" (a table outside the system's ``seat_rule``, 3–4
+    for table games), "wrong_system",
+    and the checks of ``set_pairings`` ("entry_twice", "foreign_entry", "round_closed" ...).
+    """
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    system = systems.of(t)
+    if system.has_sides:
+        raise DomainError("wrong_system")
+    if not tables:
+        raise DomainError("no_tables")
+    fewest, most = system.seat_rule()
+    for seats in tables:
+        if not fewest <= len(seats) <= most:
+            raise DomainError("table_size_seating", size=len(seats), fewest=fewest, most=most)
+    layout = [[(e, "A", pos) for pos, e in enumerate(seats, start=1)] for seats in tables]
+    return _write_round(
+        acting_user=acting_user, t=t, round_number=round_number, layout=layout, seed=seed
+    )
+
+
+def _new_round(*, acting_user, t: Tournament, number: int) -> Round:
+    """Create round ``number`` of ``t`` (locked by the caller), by the rules every path
+    shares: rounds are numbered 1, 2, 3 ... without gaps, and never beyond the tournament's
+    ``rounds_planned``. Raises DomainError "round_out_of_order" (not the one after the last),
+    "round_beyond_planned" (above ``rounds_planned``). Not get_or_create: the new round's
+    history names the acting user."""
+    following = (t.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+    if number > following:
+        raise DomainError("round_out_of_order", number=number, next=following)
+    if number > t.rounds_planned:
+        raise DomainError("round_beyond_planned", number=number, planned=t.rounds_planned)
+    rnd = audit(Round(tournament=t, number=number), acting_user)
+    rnd.save()
+    return rnd
+
+
+def _write_round(
+    *, acting_user, t: Tournament, round_number: int, layout, seed: int | None
+) -> Round:
+    """Check and store a round's tables: ``layout`` is, per table, [(entry, side, position)].
+    Entries of ``t`` left unseated (and not dropped) get a bye. Runs inside the caller's
+    transaction with ``t`` locked."""
+    if not 1 <= int(round_number) <= 99:
+        raise DomainError("invalid_round_number")
+    entry_ids = set(t.entries.values_list("pk", flat=True))
+    dropped = dict(
+        t.entries.filter(dropped_after_round__isnull=False).values_list("pk", "dropped_after_round")
+    )
+    seen: set[int] = set()
+    for seats in layout:
+        for e, _side, _pos in seats:
+            if e.pk not in entry_ids:
+                raise DomainError("foreign_entry", name=e.name)
+            if e.pk in seen:
+                raise DomainError("entry_twice", name=e.name)
+            if e.pk in dropped and dropped[e.pk] < int(round_number):
+                raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
+            seen.add(e.pk)
+    rnd = (
+        Round.objects.select_for_update(no_key=True)
+        .filter(tournament=t, number=round_number)
+        .first()
+    )
+    if rnd is None:
+        rnd = _new_round(acting_user=acting_user, t=t, number=int(round_number))
+    if rnd.closed:
+        raise DomainError("round_closed", number=rnd.number)
+    if rnd.tables.filter(systems.has_result_q()).exists():
+        raise DomainError("round_has_results", number=rnd.number)
+    if seed is not None:
+        rnd.seed = seed
+        audit(rnd, acting_user).save()
+    # One by one (not a queryset delete), so each deletion's history names the acting user.
+    for old in [*rnd.seats.all(), *rnd.tables.all(), *rnd.byes.all()]:
+        audit(old, acting_user).delete()
+    for number, seats in enumerate(layout, start=1):
+        table = audit(Table(round=rnd, number=number), acting_user)
+        table.save()
+        for e, side, pos in seats:
+            audit(
+                Seat(table=table, round=rnd, entry=e, side=side, position=pos), acting_user
+            ).save()
+    active = t.entries.filter(dropped_after_round__isnull=True) | t.entries.filter(
+        dropped_after_round__gte=round_number
+    )
+    for e in active.exclude(pk__in=seen).order_by("pk"):
+        audit(Bye(round=rnd, entry=e), acting_user).save()
+    if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        t.status = Tournament.Status.RUNNING
+        audit(t, acting_user).save()
+    return rnd
+
+
+@transaction.atomic
+def generate_round_robin(
+    *, acting_user, tournament: Tournament, next_only: bool = False
+) -> list[Round]:
+    """Make the todos-con-todos schedule (circle method) of a pairs or mano a mano tournament.
+
+    ``next_only``: create only the first round of the schedule that does not exist yet.
+    Returns the rounds created. The whole schedule raises ``rounds_planned`` to its length
+    when it is shorter; ``next_only`` stays within it. Raises DomainError "round_robin_mode"
+    (individual mode), "too_few_entries", "round_robin_complete", "round_beyond_planned"
+    (``next_only`` past the planned rounds).
+    """
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    system = systems.of(t)
+    if systems.ROUND_ROBIN not in system.actions(t):
+        raise DomainError("round_robin_mode", system=system.label, mode=t.get_mode_display())
+    entries = list(t.entries.filter(dropped_after_round__isnull=True).order_by("pk"))
+    by_id = {e.pk: e for e in entries}
+    schedule = round_robin([e.pk for e in entries])
+    existing = set(t.rounds.values_list("number", flat=True))
+    if existing:
+        seated: dict[int, dict[int, set[int]]] = {}
+        for number, table_id, entry_id in Seat.objects.filter(round__tournament=t).values_list(
+            "round__number", "table_id", "entry_id"
+        ):
+            seated.setdefault(number, {}).setdefault(table_id, set()).add(entry_id)
+        for number in sorted(existing):
+            planned = (
+                {frozenset(p) for p in schedule[number - 1] if None not in p}
+                if number <= len(schedule)
+                else None
+            )
+            actual = {frozenset(s) for s in seated.get(number, {}).values()}
+            if planned is None or actual != planned:
+                raise DomainError("round_robin_conflict", number=number)
+    if len(existing) >= len(schedule):
+        raise DomainError("round_robin_complete")
+    if t.rounds_planned < len(schedule) and not next_only:
+        # The whole schedule is asked for: it sets the number of rounds (before the rounds are
+        # created, since no round may go beyond ``rounds_planned``). One round at a time
+        # stays within the planned rounds ("round_beyond_planned").
+        t.rounds_planned = len(schedule)
+        audit(t, acting_user).save()
+    created = []
+    for number, pairs in enumerate(schedule, start=1):
+        if number in existing:
+            continue
+        tables = [([by_id[a]], [by_id[b]]) for a, b in pairs if a is not None and b is not None]
+        created.append(
+            set_pairings(acting_user=acting_user, tournament=t, round_number=number, tables=tables)
+        )
+        if next_only:
+            break
+    if not created:
+        raise DomainError("round_robin_complete")
+    return created
+
+
+@transaction.atomic
+def close_round(*, acting_user, round: Round) -> Round:
+    """Close a round: results can no longer change. Raises "round_incomplete" if a table lacks a result."""
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
+    if rnd.closed:
+        raise DomainError("round_closed", number=rnd.number)
+    missing = rnd.tables.filter(systems.no_result_q()).values_list("number", flat=True)
+    if missing:
+        raise DomainError("round_incomplete", tables=", ".join(str(n) for n in missing))
+    rnd.closed = True
+    audit(rnd, acting_user).save()
+    return rnd
+
+
+@transaction.atomic
+def reopen_round(*, acting_user, round: Round) -> Round:
+    """Reopen a closed round so its results can be corrected."""
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
+    rnd.closed = False
+    audit(rnd, acting_user).save()
+    return rnd
+
+
+# --- one round, one table, one bye at a time (the CSV imports) ---------------------------------
+
+
+@transaction.atomic
+def get_or_create_round(*, acting_user, tournament: Tournament, number: int) -> Round:
+    """Round ``number`` of ``tournament`` (locked), created when it is the next one, by the
+    rules of the pairings pages (``set_pairings``): rounds go in order and never beyond
+    ``rounds_planned``. A tournament in draft or registration starts running.
+
+    Raises DomainError "invalid_round_number" (not 1–99), "round_out_of_order" (a new round
+    that is not the one after the last), "round_beyond_planned" (a new round above the
+    tournament's ``rounds_planned``).
+    """
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    if not 1 <= int(number) <= 99:
+        raise DomainError("invalid_round_number")
+    rnd = Round.objects.select_for_update(no_key=True).filter(tournament=t, number=number).first()
+    if rnd is None:
+        rnd = _new_round(acting_user=acting_user, t=t, number=int(number))
+    if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        t.status = Tournament.Status.RUNNING
+        audit(t, acting_user).save()
+    return rnd
+
+
+def _check_table_free(table: Table, rnd: Round) -> None:
+    """Refuse changing who sits at ``table``: its round is closed or it has a result."""
+    if rnd.closed:
+        raise DomainError("round_closed", number=rnd.number)
+    if systems.any_result(table) is not None:
+        raise DomainError("table_has_result", table=table.number, round=rnd.number)
+
+
+@transaction.atomic
+def unseat_table(*, acting_user, table: Table) -> Table:
+    """Empty ``table`` (its seats deleted one by one, each deletion audited) so that its
+    entries may sit elsewhere in the round; the table stays. Raises DomainError
+    "round_closed", "table_has_result" (a table with a result keeps its players)."""
+    table = (
+        Table.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("round")
+        .get(pk=table.pk)
+    )
+    _check_table_free(table, table.round)
+    for seat in list(table.seats.all()):
+        audit(seat, acting_user).delete()
+    return table
+
+
+@transaction.atomic
+def seat_table(
+    *,
+    acting_user,
+    round: Round,
+    number: int,
+    sides: tuple[Sequence[Entry], Sequence[Entry]] | None = None,
+    seats: Sequence[Entry] | None = None,
+    scores: dict[int, int] | None = None,
+) -> Table:
+    """Seat table ``number`` of ``round``, creating the table if missing, replacing its seats
+    if it has no result yet; the round's other tables are left alone (``set_pairings`` and
+    ``set_seating`` replace a whole round instead).
+
+    Systems with sides (``ScoringSystem.has_sides``) give ``sides`` = (side A entries, side B
+    entries), one entry per side (two in an individual tournament: the two players sitting
+    on that side); systems without sides give ``seats`` = the entries in seat order, as many
+    as the system's ``seat_rule``. ``scores`` (entry id → a whole number ≥ 0, optional): each
+    seat's own score (``Seat.vp``) when the caller already has it (an import), stored with
+    the seat so its history starts with it; the result's ``record`` still validates it
+    (values that are not whole numbers 0–``MAX_SCORE`` are left for it to refuse).
+
+    Raises DomainError "wrong_system" (sides for a system without, or the reverse),
+    "side_size", "table_size_seating", "bad_table" (not 1–``MAX_TABLE``), "foreign_entry",
+    "entry_twice" (twice at the table, or already seated at another table or resting in the
+    round), "entry_dropped", "round_closed", "table_has_result".
+    """
+    rnd = Round.objects.select_for_update(no_key=True).select_related("tournament").get(pk=round.pk)
+    t = rnd.tournament
+    system = systems.of(t)
+    if (sides is not None) != system.has_sides or (seats is not None) == system.has_sides:
+        raise DomainError("wrong_system")
+    if sides is not None:
+        size = _side_size(t)
+        side_a, side_b = (list(s) for s in sides)
+        if len(side_a) != size or len(side_b) != size:
+            raise DomainError("side_size", size=size)
+        layout = [(e, "A", pos) for pos, e in enumerate(side_a, start=1)] + [
+            (e, "B", pos) for pos, e in enumerate(side_b, start=1)
+        ]
+    else:
+        fewest, most = system.seat_rule()
+        seats = list(seats)
+        if not fewest <= len(seats) <= most:
+            raise DomainError("table_size_seating", size=len(seats))
+        layout = [(e, "A", pos) for pos, e in enumerate(seats, start=1)]
+    if not 1 <= int(number) <= MAX_TABLE:
+        raise DomainError("bad_table", value=number, max=MAX_TABLE)
+    if rnd.closed:
+        raise DomainError("round_closed", number=rnd.number)
+    table = (
+        Table.objects.select_for_update(no_key=True, of=("self",))
+        .filter(round=rnd, number=number)
+        .first()
+    )
+    if table is not None:
+        _check_table_free(table, rnd)
+    entry_ids = set(t.entries.values_list("pk", flat=True))
+    dropped = dict(
+        t.entries.filter(dropped_after_round__isnull=False).values_list("pk", "dropped_after_round")
+    )
+    elsewhere = set(Bye.objects.filter(round=rnd).values_list("entry_id", flat=True))
+    others = Seat.objects.filter(round=rnd)
+    if table is not None:
+        others = others.exclude(table=table)
+    elsewhere.update(others.values_list("entry_id", flat=True))
+    seen: set[int] = set()
+    for e, _side, _pos in layout:
+        if e.pk not in entry_ids:
+            raise DomainError("foreign_entry", name=e.name)
+        if e.pk in seen or e.pk in elsewhere:
+            raise DomainError("entry_twice", name=e.name)
+        if e.pk in dropped and dropped[e.pk] < rnd.number:
+            raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
+        seen.add(e.pk)
+    scores = {
+        entry_id: value
+        for entry_id, value in (scores or {}).items()
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SCORE
+    }
+    if table is None:
+        table = audit(Table(round=rnd, number=number), acting_user)
+        table.save()
+    else:
+        for old in list(table.seats.all()):
+            audit(old, acting_user).delete()
+    for e, side, pos in layout:
+        audit(
+            Seat(table=table, round=rnd, entry=e, side=side, position=pos, vp=scores.get(e.pk)),
+            acting_user,
+        ).save()
+    return table
+
+
+@transaction.atomic
+def add_bye(*, acting_user, round: Round, entry: Entry) -> tuple[Bye, bool]:
+    """Record that ``entry`` rests ("descanso") in ``round``; returns (bye, created): a bye
+    already recorded is returned as it is. Raises DomainError "foreign_entry",
+    "round_closed", "entry_twice" (seated at a table of the round), "entry_dropped"."""
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
+    entry = Entry.objects.get(pk=entry.pk)
+    if entry.tournament_id != rnd.tournament_id:
+        raise DomainError("foreign_entry", name=entry.name)
+    existing = Bye.objects.filter(round=rnd, entry=entry).first()
+    if existing is not None:
+        return existing, False
+    if rnd.closed:
+        raise DomainError("round_closed", number=rnd.number)
+    if Seat.objects.filter(round=rnd, entry=entry).exists():
+        raise DomainError("entry_twice", name=entry.name)
+    if entry.dropped_after_round is not None and entry.dropped_after_round < rnd.number:
+        raise DomainError("entry_dropped", name=entry.name, round=entry.dropped_after_round)
+    bye = audit(Bye(round=rnd, entry=entry), acting_user)
+    bye.save()
+    return bye, True

@@ -1,0 +1,214 @@
+"""Tournaments and their entries: create and change a tournament, its directors; register,
+remove, drop and undrop entries."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.text import slugify
+
+from tournaments import systems
+from tournaments.errors import DomainError, gettext_noop
+from tournaments.models import Entry, Player, Tournament
+from tournaments.services.common import audit, clean_name, entered_by
+
+
+def _unique_slug(name: str, date: dt.date) -> str:
+    base = slugify(f"{name}-{date:%Y}")[:120] or f"torneo-{date:%Y}"
+    slug, n = base, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
+TOURNAMENT_FIELDS = (
+    "name",
+    "date",
+    "venue",
+    "system",
+    "mode",
+    "target",
+    "time_limit",
+    "bye_rule",
+    "forfeit_winner_tantos",
+    "forfeit_loser_tantos",
+    "rounds_planned",
+    "rated",
+    "forfeits_rated",
+    "status",
+    "best_of",
+)
+
+
+def _check_tournament(t: Tournament) -> None:
+    t.name = clean_name(t.name, field=gettext_noop("nombre"))
+    if t.target not in (100, 200):
+        raise DomainError("invalid_target", target=t.target)
+    if t.system not in systems.keys():
+        raise DomainError("invalid_system", system=t.system)
+    system = systems.of(t)
+    if t.mode not in Tournament.Mode.values:
+        raise DomainError("invalid_mode", mode=t.mode)
+    if t.bye_rule not in Tournament.ByeRule.values:
+        raise DomainError("invalid_bye_rule", bye_rule=t.bye_rule)
+    if t.status not in Tournament.Status.values:
+        raise DomainError("invalid_status", status=t.status)
+    if t.mode not in system.modes:
+        modes = ", ".join(
+            str(label) for key, label in Tournament.Mode.choices if key in system.modes
+        )
+        raise DomainError("mode_not_for_system", system=system.label, modes=modes)
+    if int(t.best_of) not in (1, 3, 5):
+        raise DomainError("invalid_best_of", best_of=t.best_of)
+    if not 1 <= int(t.rounds_planned) <= 99:
+        raise DomainError("invalid_rounds")
+    if t.time_limit is not None and not 1 <= int(t.time_limit) <= 600:
+        raise DomainError("invalid_time_limit")
+    system.check_settings(t)
+
+
+@transaction.atomic
+def create_tournament(*, acting_user, **fields) -> Tournament:
+    """Create a tournament from ``TOURNAMENT_FIELDS`` keyword values; returns it with a unique slug.
+
+    Without ``mode`` the system's first (default) mode. Raises DomainError with codes
+    "invalid_target", "invalid_system", "invalid_mode", "mode_not_for_system" (a mode the
+    system does not accept), the system's own ("invalid_forfeit_score" ...).
+    """
+    unknown = set(fields) - set(TOURNAMENT_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown tournament fields: {sorted(unknown)}")
+    if "mode" not in fields and fields.get("system") in systems.keys():
+        fields["mode"] = systems.get(fields["system"]).modes[0]  # the system's default mode
+    t = Tournament(**fields)
+    _check_tournament(t)
+    t.slug = _unique_slug(t.name, t.date)
+    audit(t, acting_user).save()
+    if entered_by(acting_user) is not None:
+        t.directors.add(acting_user)
+    return t
+
+
+@transaction.atomic
+def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tournament:
+    """Change a tournament's settings. The mode and system cannot change once it has entries
+    ("mode_locked"); a setting its stored results were validated against cannot change
+    (``ScoringSystem.check_change``: the dominó target, time limit, forfeit score); the number
+    of rounds cannot drop below the rounds already paired ("rounds_below_played"). A new
+    date moves the games with it (``ScoringSystem.move_games``)."""
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    has_entries = t.entries.exists()
+    system = systems.of(t)
+    for key, value in fields.items():
+        if key not in TOURNAMENT_FIELDS:
+            raise TypeError(f"unknown tournament field: {key}")
+        if key in ("mode", "system") and has_entries and getattr(t, key) != value:
+            raise DomainError("mode_locked")
+        if getattr(t, key) != value:
+            system.check_change(t, key, value)
+        if key == "rounds_planned" and str(value).isdigit() and 1 <= int(value) <= 99:
+            played = t.rounds.aggregate(last=Max("number"))["last"] or 0
+            if int(value) < played:
+                raise DomainError("rounds_below_played", rounds=played)
+        setattr(t, key, value)
+    _check_tournament(t)
+    old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)
+    audit(t, acting_user).save()
+    if old_date != t.date:
+        systems.of(t).move_games(t, t.date - old_date, acting_user=acting_user)
+    return t
+
+
+@transaction.atomic
+def set_tournament_directors(
+    *, acting_user, tournament: Tournament, directors: Iterable
+) -> Tournament:
+    """Replace the users who direct ``tournament`` (``Tournament.directors``): they manage it,
+    and only it (``permissions.can_manage``). The caller must be allowed to manage it.
+
+    A user added must be active staff (those already listed may stay). A director who is not a
+    superuser cannot remove themselves (they would lose the page they are on).
+    Raises DomainError "director_not_staff", "director_self_removal".
+    """
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    wanted = {u.pk: u for u in directors}
+    current = set(t.directors.values_list("pk", flat=True))
+    for pk, user in wanted.items():
+        if pk not in current and not (user.is_staff and user.is_active):
+            raise DomainError("director_not_staff", name=user.get_username())
+    acting_pk = getattr(acting_user, "pk", None)
+    if (
+        acting_pk in current
+        and acting_pk not in wanted
+        and not getattr(acting_user, "is_superuser", False)
+    ):
+        raise DomainError("director_self_removal")
+    if set(wanted) != current:
+        t.directors.set(list(wanted.values()))
+        # The director list has no history of its own (HistoricalRecords(m2m_fields=[])):
+        # record who changed it as a change of the tournament.
+        audit(t, acting_user).save(update_fields=["updated_at"])
+    return t
+
+
+def _entry_size(t: Tournament) -> int:
+    return 2 if t.mode == Tournament.Mode.PAIRS else 1
+
+
+@transaction.atomic
+def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Player]) -> Entry:
+    """Register an entry: two players for a pairs tournament, one otherwise.
+
+    Raises DomainError "entry_size" (wrong number of players), "player_already_entered",
+    "player_inactive", "tournament_finished".
+    """
+    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    if t.status == Tournament.Status.FINISHED:
+        raise DomainError("tournament_finished")
+    players = list(players)
+    if len(players) != _entry_size(t) or len({p.pk for p in players}) != len(players):
+        raise DomainError("entry_size", size=_entry_size(t))
+    for p in players:
+        if not p.active:
+            raise DomainError("player_inactive", name=p.full_name)
+        if t.entries.filter(player1=p).exists() or t.entries.filter(player2=p).exists():
+            raise DomainError("player_already_entered", name=p.full_name)
+    entry = Entry(
+        tournament=t, player1=players[0], player2=players[1] if len(players) > 1 else None
+    )
+    audit(entry, acting_user).save()
+    return entry
+
+
+@transaction.atomic
+def remove_entry(*, acting_user, entry: Entry) -> None:
+    """Remove an entry that has not played (seated or rested). Raises "entry_has_results" otherwise."""
+    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
+    if entry.seats.exists() or entry.byes.exists():
+        raise DomainError("entry_has_results", name=entry.name)
+    audit(entry, acting_user).delete()
+
+
+@transaction.atomic
+def drop_entry(*, acting_user, entry: Entry, after_round: int) -> Entry:
+    """Drop an entry after ``after_round``: it keeps its results and stays in the standings but
+    is never paired again (SCORING.md §3). Raises "invalid_round_number"."""
+    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
+    if not 0 <= int(after_round) <= 99:
+        raise DomainError("invalid_round_number")
+    entry.dropped_after_round = int(after_round)
+    audit(entry, acting_user).save()
+    return entry
+
+
+@transaction.atomic
+def undrop_entry(*, acting_user, entry: Entry) -> Entry:
+    """Take back a drop: the entry is paired again from the next round."""
+    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
+    entry.dropped_after_round = None
+    audit(entry, acting_user).save()
+    return entry

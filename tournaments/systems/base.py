@@ -1,0 +1,376 @@
+"""What a scoring system supplies to the rest of the site (docs/ARCHITECTURE.md, "Registry").
+
+One ``ScoringSystem`` subclass per system, one instance in the registry. Views, templates,
+imports, exports, the admin and the commands ask the tournament's system
+(``tournaments.systems.of(t)``) instead of comparing ``t.system`` themselves; only the adapters
+know what a system's results, figures and settings are.
+
+The defaults here are generic, so a new system only declares what differs: a system whose
+results are seat scores (like the table games) or side scores can reuse the generic result
+row, table card, score sheet and CSV import, and write only ``record`` and ``gather``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_lazy as _
+
+#: Tournament settings every system has (the form always shows them).
+COMMON_FIELDS = ("name", "date", "venue", "system", "mode", "rounds_planned", "status")
+
+#: The actions a system may offer on the director's pages.
+ROUND_ROBIN = "round_robin"  # generate every round of a round robin (circle method)
+SWISS_PROPOSAL = "swiss_proposal"  # propose the next round by Swiss pairing
+SEATING_PROPOSAL = "seating_proposal"  # propose tables of 3–4 / rotating partners
+CASTIGOS = "castigos"  # penalties in tantos
+ACTIONS = (ROUND_ROBIN, SWISS_PROPOSAL, SEATING_PROPOSAL, CASTIGOS)
+
+
+def checked(value) -> bool:
+    """A posted checkbox: True for ``True``, "on", "true", "1"."""
+    return value is True or value in ("on", "true", "1")
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    """One tiebreak of a system's standings, as Tabbycat's metrics: ``key`` is both the key of
+    the figure it compares (``StandingRow.figures[key]``, when it has one) and the
+    ``StandingRow.decided_by`` it gives; ``label`` is the words after "decided" ("por
+    efectividad"); ``abbr`` the short column head ("Ef.")."""
+
+    key: str
+    label: str
+    abbr: str
+
+
+#: The tiebreak every system ends with (SCORING.md §1, §3, §4).
+SORTEO = Tiebreak("sorteo", _("por sorteo"), _("Sorteo"))
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the standings table: head ``abbr`` (``title`` in full on hover) and the
+    value of a line (``value(line)``, already formatted for people)."""
+
+    key: str
+    abbr: str
+    title: str
+    value: Callable
+    strong: bool = False
+    small: bool = False
+
+
+@dataclass
+class RowField:
+    """One box of a table's result row on the round page (or of the admin form).
+
+    ``kind``: "number" (a whole number typed), "checkbox" or "select" (``options``: pairs of
+    value and words). ``who``: the names the box belongs to (a side or a seat), if any;
+    ``note``: words shown with the label once the result is saved (the points it gives)."""
+
+    name: str
+    label: str
+    value: object = ""
+    kind: str = "number"
+    who: str = ""
+    dom_id: str = ""
+    note: str = ""
+    options: Sequence[tuple[str, str]] = ()
+
+
+@dataclass
+class Card:
+    """A table as the public pages show it: side A and side B (``sides``, each a list of
+    names) with the score between them, or, for systems without sides, ``seats`` (name, score
+    and points per seat). ``score`` is "vs" until there is a result; ``marks``: (abbreviation,
+    words) like ("T", "terminada por tiempo")."""
+
+    has_result: bool
+    score: str
+    marks: list[tuple[str, str]] = field(default_factory=list)
+    side_a: list[str] = field(default_factory=list)
+    side_b: list[str] = field(default_factory=list)
+    seats: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class SyntheticTable:
+    """One simulated table of ``manage.py generate_club`` (``ScoringSystem.synthetic_table``).
+
+    ``seats``: (index in the table's group, side, position, vp) of each seat, as ``Seat`` rows
+    take them; ``result``: the drawn result as a plain tuple, which only the same system reads
+    back (``synthetic_row``); ``points``: what each member of the group (same order as the
+    strengths given) adds to the running score the generator pairs the next round by."""
+
+    seats: list[tuple[int, str, int, int | None]]
+    result: tuple
+    points: list[float]
+
+
+class ScoringSystem:
+    """One scoring system, everything the site asks about it. Subclasses set the class
+    attributes and implement ``gather``, ``rank`` and ``record``; the rest has defaults.
+
+    Class attributes:
+
+    - ``key``: stored in ``Tournament.system``; ``label``: its name for people.
+    - ``result_model``: the model holding a table's result (one-to-one with ``Table``) and
+      ``result_relation``, the name of ``Table``'s accessor to it. Two systems may share one
+      storage model (their ``record`` validates by their own rules).
+    - ``modes``: the ``Tournament.mode`` values it accepts, the first being its default.
+    - ``settings_fields``: the tournament settings that apply to it, beyond ``COMMON_FIELDS``.
+    - ``tiebreaks``: the ``Tiebreak`` list after the first figure, in order, ending with
+      ``SORTEO``; ``order_hint``: the whole order in one sentence for the standings page.
+    - ``has_sides``: tables have a side A and a side B (else seats 1–4, no sides).
+    - ``rated``: its games can count for the club's Elo ranking (SCORING.md §2).
+    - ``score_quantity``: what the result boxes hold, in words ("tantos", "VP" ...).
+    - ``import_header``: the columns of its results CSV, ``import_hint`` the format in words.
+    - ``sheet_lines``: lines of the printable score sheet.
+    """
+
+    key: str = ""
+    label: str = ""
+    result_model = None
+    result_relation: str = ""
+    modes: tuple[str, ...] = ("pairs", "individual", "single")
+    settings_fields: tuple[str, ...] = ()
+    tiebreaks: tuple[Tiebreak, ...] = (SORTEO,)
+    order_hint: str = ""
+    has_sides: bool = True
+    rated: bool = False
+    score_quantity: str = _("puntos")
+    import_header: tuple[str, ...] = ()
+    import_hint: str = ""
+    sheet_lines: int = 6
+    has_forfeits: bool = False
+    required_settings: tuple[
+        str, ...
+    ] = ()  # the command line must give these (no default)  # a no-show is recorded with the tournament's forfeit score
+
+    # --- settings and actions ---------------------------------------------------------------
+
+    def fields(self) -> tuple[str, ...]:
+        """Every tournament setting that applies: ``COMMON_FIELDS`` + ``settings_fields``."""
+        return COMMON_FIELDS + tuple(f for f in self.settings_fields if f not in COMMON_FIELDS)
+
+    def actions(self, tournament) -> frozenset[str]:
+        """The director's actions that apply to ``tournament`` (names from ``ACTIONS``)."""
+        return frozenset()
+
+    def rules(self, tournament) -> list[tuple[str, str]]:
+        """The rules box of the public tournament page: (label, value) of each setting that
+        applies, in words."""
+        return []
+
+    def check_settings(self, tournament) -> None:
+        """Refuse settings that contradict the system (raise ``DomainError``); the common
+        ones (name, mode among ``modes`` ...) are checked by the tournaments service."""
+
+    def check_change(self, tournament, key: str, value) -> None:
+        """Refuse changing setting ``key`` of ``tournament`` to ``value`` when results stored
+        under the old value would not hold under the new one (raise ``DomainError``)."""
+
+    def move_games(self, tournament, shift, *, acting_user) -> None:
+        """The tournament's date moved by ``shift`` (a ``timedelta``): move the stored game
+        times with it (only systems whose results carry a time)."""
+
+        # --- standings --------------------------------------------------------------------------
+
+    def gather(self, tournament, *, entries: dict):
+        """The pure inputs of ``rank`` read from the database in a fixed number of queries;
+        ``entries``: the tournament's entries by id (already read)."""
+        raise NotImplementedError
+
+    def rank(self, tournament, inputs) -> list:
+        """The pure module's standings (``StandingRow`` list, best first) from ``inputs``."""
+        raise NotImplementedError
+
+    def standings(self, tournament) -> list:
+        """``StandingLine`` list (row + entry), best first."""
+        from tournaments.models import StandingLine
+
+        entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
+        rows = self.rank(tournament, self.gather(tournament, entries=entries))
+        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
+
+    def columns(self, lines) -> list[Column]:
+        """The standings table's figure columns (after position and name)."""
+        return []
+
+    def first_figure(self) -> str:
+        """The key of the figure the standings sort by first (the Swiss proposal pairs by it)."""
+        raise NotImplementedError
+
+    def csv_header(self) -> tuple[str, ...]:
+        """Columns of the standings CSV after ``position`` and the name column."""
+        return tuple(c.key for c in self.columns([]))
+
+    def csv_name_column(self) -> str:
+        return "entry"
+
+    def entrant_label(self) -> str:
+        """The head of the standings' name column."""
+        return _("Competidor")
+
+    def csv_values(self, line) -> list:
+        """One CSV line's figures (numbers stay numbers; ``exports`` formats fractions)."""
+        return [line.row.figures.get(k) for k in self.csv_header()]
+
+    # --- one table's result -----------------------------------------------------------------
+
+    def result_of(self, table):
+        """The stored result of ``table`` for this system, or None."""
+        try:
+            return getattr(table, self.result_relation)
+        except self.result_model.DoesNotExist:
+            return None
+
+    def value_names(self) -> tuple[str, ...]:
+        """The keyword names ``record`` takes (besides table, version, played_at)."""
+        raise NotImplementedError
+
+    def values_from_post(self, post, table) -> dict:
+        """The values of ``record`` from a result row's cleaned form (or raw POST): numbers as
+        typed (strings), checkboxes as booleans."""
+        values = {}
+        for box in self.row_fields(table, None, None):
+            raw = post.get(box.name, "")
+            values[box.name] = checked(raw) if box.kind == "checkbox" else raw
+        return values
+
+    def record(self, *, acting_user, table, tournament, values: dict, played_at=None):
+        """Validate ``values`` by the system's rules and store them as ``table``'s result
+        (create or correct). ``table`` is locked and writable. Raises ``ResultError`` /
+        ``DomainError``; stores nothing then. Returns the result."""
+        raise NotImplementedError
+
+    def delete(self, *, acting_user, table, result) -> None:
+        """Remove ``result`` (its history keeps it)."""
+        from tournaments.services.common import audit
+
+        audit(result, acting_user).delete()
+
+    def row_fields(self, table, tournament, typed: dict | None) -> list[RowField]:
+        """The boxes of ``table``'s result row: with what was typed (``typed``, a POST) or the
+        stored result."""
+        raise NotImplementedError
+
+    def row_summary(self, table, tournament) -> str:
+        """Words for the saved result under the row (the points it gives), or ""."""
+        return ""
+
+    def typed_summary(self, post) -> str:
+        """What a director typed, in one short text ("200–50"), quoted when the table changed
+        meanwhile."""
+        return ", ".join(str(post.get(n, "")) for n in self.value_names() if post.get(n, ""))
+
+    def card(self, table) -> Card:
+        """The table as the public pages show it."""
+        raise NotImplementedError
+
+    def finding_score(self, table, seat) -> str:
+        """The result seen from ``seat``'s entry on "find my table" (its own score first),
+        or ""."""
+        return ""
+
+    def sheet_note(self, tournament) -> str:
+        """The rules line printed on each score sheet."""
+        return ""
+
+    # --- pairing ----------------------------------------------------------------------------
+
+    def slots(self, tournament) -> list[str]:
+        """The seat boxes of one table on the pairings page: "a1", "b1" ... (sides) or
+        "s1" ... "s4" (seats)."""
+        if not self.has_sides:
+            return ["s1", "s2", "s3", "s4"]
+        if tournament.mode == "individual":
+            return ["a1", "b1", "a2", "b2"]
+        return ["a1", "b1"]
+
+    def seat_rule(self) -> tuple[int, int]:
+        """(fewest, most) entries at a table without sides; ignored with sides."""
+        return (3, 4)
+
+    def partners_at_table(self, tournament) -> bool:
+        """Whether entries on the same side are partners (rotating partners in dominó)."""
+        return False
+
+    # --- imports ----------------------------------------------------------------------------
+
+    def import_results(self, *, acting_user, tournament, data, progress=None):
+        """Import a results CSV (all or nothing); returns an ``ImportReport``."""
+        from tournaments.imports import generic
+
+        return generic.import_results(
+            self, acting_user=acting_user, tournament=tournament, data=data
+        )
+
+    def parse_import_row(self, row: dict, who) -> dict:
+        """The ``record`` values of one CSV row of the generic import (``row``: column →
+        text). Raise ``DomainError``/``ResultError`` for a bad value."""
+        return {name: row.get(name, "") for name in self.value_names()}
+
+    # --- synthetic data (manage.py generate_club) -------------------------------------------
+    #
+    # The benchmark generator invents finished tournaments of every registered system from
+    # hidden player strengths (Elo-like numbers around 1500), as plain data first (entry
+    # indices, tuples), then writes them with ``bulk_create``. It asks the system only what
+    # follows; every random choice comes from the ``random.Random`` it passes (``rng``), so a
+    # seed always gives the same club. ``settings`` is the dict of the generated tournament's
+    # fields (``mode``, ``target``, ``time_limit``, ``bye_rule``, ``best_of``, ``rated``,
+    # ``forfeits_rated`` ...). A system leaving ``synthetic_mix`` empty is never picked for
+    # the random tournaments; ``--system`` can still ask for one once it implements
+    # ``synthetic_table`` and ``synthetic_row``.
+
+    def synthetic_mix(self) -> tuple[tuple[str, int], ...]:
+        """(mode, weight) of this system's share of the random tournaments; the weights are
+        relative over all the systems (the built-in ones add up to 100). Default: none."""
+        return ()
+
+    def synthetic_rounds(self, rng, size: int) -> int:
+        """Rounds of a random tournament of ``size`` entries."""
+        return rng.choice([4, 5, 6])
+
+    def synthetic_rated(self, rng) -> bool:
+        """Whether a generated tournament counts for the ranking: about nine in ten when the
+        system is ``rated`` (no draw otherwise)."""
+        return self.rated and rng.random() < 0.9
+
+    def synthetic_grouping(self, mode: str) -> str | None:
+        """How a round is seated: None for head to head (two entries a table, side A and side
+        B, paired down the running standings, one bye for an odd count), otherwise the
+        ``tournaments.pairing.seating.seating_plan`` mode ("table": 3–4 seats; "partners":
+        tables of four, seats 1 & 3 against 2 & 4) of a fresh random seating each round."""
+        return None if self.has_sides else "table"
+
+    def synthetic_drops(self, rng, size: int, rounds: int) -> dict[int, int]:
+        """Entries that withdraw: entry index → the last round it plays. Default: none."""
+        return {}
+
+    def synthetic_bye_points(self, settings: dict) -> float:
+        """What a bye adds to the running score the generator pairs by."""
+        return 0
+
+    def synthetic_castigo_rate(self) -> float:
+        """The share of generated tournaments with castigos (penalties in tantos); 0: never."""
+        return 0.0
+
+    def synthetic_table(self, rng, strengths: Sequence[float], settings: dict) -> SyntheticTable:
+        """Draw one table's result from the hidden ``strengths`` of the entries at it: head to
+        head (side A then side B), or the group in seat order when ``synthetic_grouping``
+        seats tables. A valid result by the system's rules, plausible for the strengths."""
+        raise NotImplementedError
+
+    def synthetic_row(self, table_id: int, result: tuple, *, played_at, settings: dict, tally):
+        """The unsaved ``result_model`` instance of a drawn ``result`` for ``bulk_create``
+        (no history row, no signal), counted in ``tally`` (a ``collections.Counter``): at least
+        "results", and "rated_games" for the games the ranking will count."""
+        raise NotImplementedError
+
+    def synthetic_summary(self, tally) -> str:
+        """The generator's report of this system's results (``tally`` as ``synthetic_row``
+        filled it, maybe empty)."""
+        return f"{self.label}: {tally['results']}"

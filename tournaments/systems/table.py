@@ -1,0 +1,330 @@
+"""Table games for 3–4 players (seed 004, SCORING.md §4): 5/4/3/2/1 points, VP, percentages.
+
+A table's result is a ``TableResult`` (ended by time) plus each seat's VP (``Seat.vp``); the
+rules are ``tournaments.scoring.table``. Single-player entries only, no sides, never rated.
+"""
+
+from __future__ import annotations
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.errors import DomainError, ResultError
+from tournaments.scoring import table as rules
+from tournaments.systems.base import (
+    SEATING_PROPOSAL,
+    SORTEO,
+    Card,
+    Column,
+    RowField,
+    ScoringSystem,
+    Tiebreak,
+    checked,
+)
+
+
+class TableGame(ScoringSystem):
+    key = "table"
+    label = _("Mesa de 3–4 jugadores")
+    result_relation = "table_result"
+    modes = ("single",)
+    settings_fields = ("time_limit",)
+    tiebreaks = (
+        Tiebreak("vp", _("por VP"), _("VP")),
+        Tiebreak("pct_sum", _("por suma de %"), _("Suma %")),
+        SORTEO,
+    )
+    order_hint = _(
+        "Orden: puntos (5/4/3/2/1 por puesto en la mesa), VP totales, suma de porcentajes de "
+        "VP por mesa (con un cuarto jugador neutral en mesas de 3), sorteo."
+    )
+    has_sides = False
+    score_quantity = _("VP")
+    import_header = ("round", "table", "player", "vp", "ended_by_time")
+    import_hint = _(
+        "Resultados (mesas de 3–4 jugadores): <code>round,table,player,vp,ended_by_time</code>, "
+        "una línea por jugador sentado; las líneas de la misma ronda y mesa forman la mesa (3 o "
+        "4 jugadores) y deben coincidir en <code>ended_by_time</code> (sí/no)."
+    )
+
+    @property
+    def result_model(self):
+        from tournaments.models import TableResult
+
+        return TableResult
+
+    def actions(self, tournament) -> frozenset[str]:
+        return frozenset({SEATING_PROPOSAL})
+
+    def rules(self, tournament) -> list[tuple[str, str]]:
+        t = tournament
+        return [
+            (gettext("Mesas"), gettext("de 3 o 4 jugadores; puntos 5/4/3/2/1 por puesto")),
+            (
+                gettext("Tiempo límite"),
+                gettext("{minutes} min").format(minutes=t.time_limit)
+                if t.time_limit
+                else gettext("sin límite"),
+            ),
+            (gettext("Descanso"), gettext("3 puntos, sin VP")),
+            (gettext("Ranking"), gettext("no cuenta")),
+        ]
+
+    # --- standings --------------------------------------------------------------------------
+
+    def gather(self, tournament, *, entries):
+        """Tables with every seat's VP, byes and sorteo: three queries."""
+        from tournaments.models import Bye, Seat, Sorteo, TableResult
+
+        t = tournament
+        seated: dict[int, list[tuple[int, int, int]]] = {}
+        for table_id, entry_id, position, vp in Seat.objects.filter(
+            round__tournament=t, table__table_result__isnull=False
+        ).values_list("table_id", "entry_id", "position", "vp"):
+            seated.setdefault(table_id, []).append((position, entry_id, vp))
+        games = []
+        for table_id, number, by_time in TableResult.objects.filter(
+            table__round__tournament=t
+        ).values_list("table_id", "table__round__number", "ended_by_time"):
+            seats = sorted(seated.get(table_id, []))
+            if 3 <= len(seats) <= 4 and all(vp is not None for _, _, vp in seats):
+                games.append(
+                    rules.TableGame(
+                        number,
+                        tuple(e for _, e, _ in seats),
+                        tuple(vp for _, _, vp in seats),
+                        by_time,
+                    )
+                )
+        byes = [
+            rules.TableBye(number, entry_id)
+            for entry_id, number in Bye.objects.filter(round__in=t.started_rounds()).values_list(
+                "entry_id", "round__number"
+            )
+        ]
+        sorteo = dict(Sorteo.objects.filter(tournament=t).values_list("entry_id", "lot"))
+        return {"entry_ids": list(entries), "games": games, "byes": byes, "sorteo": sorteo}
+
+    def rank(self, tournament, inputs) -> list:
+        return rules.standings(
+            inputs["entry_ids"], inputs["games"], byes=inputs["byes"], sorteo=inputs["sorteo"]
+        )
+
+    def first_figure(self) -> str:
+        return "points"
+
+    def columns(self, lines) -> list[Column]:
+        round_numbers = sorted({n for line in lines for n in line.row.figures.get("per_round", {})})
+
+        def fig(key):
+            return lambda line: line.row.figures[key]
+
+        def round_points(n):
+            def value(line):
+                pts = line.row.figures.get("per_round", {}).get(n)
+                return "·" if pts is None else pts
+
+            return value
+
+        columns = [
+            Column("games", _("PJ"), _("Partidas jugadas"), fig("games")),
+            Column("points", _("Puntos"), _("Puntos"), fig("points"), strong=True),
+            Column("vp", _("VP"), _("Puntos de victoria en las partidas"), fig("vp")),
+            Column(
+                "pct_sum",
+                _("Suma %"),
+                _("Suma de porcentajes de VP de cada mesa"),
+                lambda line: number_format(line.row.figures["pct_sum"], 2),
+            ),
+        ]
+        for n in round_numbers:
+            columns.append(
+                Column(
+                    f"r{n}",
+                    gettext("R{n}").format(n=n),
+                    gettext("Puntos en la ronda {n}").format(n=n),
+                    round_points(n),
+                    small=True,
+                )
+            )
+        return columns
+
+    def csv_header(self) -> tuple[str, ...]:
+        return ("games", "points", "vp", "pct_sum")
+
+    def csv_name_column(self) -> str:
+        return "player"
+
+    # --- one table's result -----------------------------------------------------------------
+
+    def value_names(self) -> tuple[str, ...]:
+        return ("scores", "ended_by_time")
+
+    def values_from_post(self, post, table) -> dict:
+        scores = {}
+        for key, value in post.items():
+            if key.startswith("vp_"):
+                entry_id = key[3:]
+                if not entry_id.isdigit():
+                    raise DomainError("foreign_entry", name=entry_id[:20])
+                scores[int(entry_id)] = value
+        return {
+            "scores": scores,
+            "ended_by_time": checked(post.get("ended_by_time")),
+        }
+
+    def record(self, *, acting_user, table, tournament, values, played_at=None):
+        """A 3–4 player game (SCORING.md §4): ``scores`` maps each seated entry id to its VP
+        (a whole number ≥ 0 as typed), every seat included; ``ended_by_time``. Checked by
+        ``scoring.table.validate_table``. Raises ResultError ("score_missing",
+        "negative_score", "not_integer", "value_too_large", "table_size") or DomainError
+        "foreign_entry" (a score for an entry not at the table)."""
+        from tournaments.models import TableResult
+        from tournaments.services.common import audit, entered_by, parse_int
+
+        scores = dict(values.get("scores") or {})
+        ended_by_time = bool(values.get("ended_by_time"))
+        seats = list(table.seats.select_related("entry__player1").order_by("position"))
+        unknown = set(scores) - {s.entry_id for s in seats}
+        if unknown:
+            raise DomainError("foreign_entry", name=", ".join(str(x) for x in sorted(unknown)))
+        numbers = []
+        for seat in seats:
+            raw = scores.get(seat.entry_id)
+            if raw is None or (isinstance(raw, str) and raw.strip() == ""):
+                raise ResultError("score_missing", seat=seat.position, name=seat.entry.name)
+            try:
+                numbers.append(parse_int(raw, seat.entry.name, kind="vp"))
+            except ResultError as exc:  # the same error, told which seat it is
+                params = {**exc.params, "seat": seat.position, "name": seat.entry.name}
+                raise ResultError(exc.code, message=exc.template, **params) from exc
+        rules.validate_table(numbers, ended_by_time=ended_by_time)
+        for seat, value in zip(seats, numbers, strict=True):
+            if seat.vp != value:
+                seat.vp = value
+                audit(seat, acting_user).save(update_fields=["vp"])
+        result = self.result_of(table) or TableResult(table=table)
+        result.ended_by_time = ended_by_time
+        result.entered_by = entered_by(acting_user)
+        audit(result, acting_user).save()
+        return result
+
+    def delete(self, *, acting_user, table, result) -> None:
+        """Remove the result and every seat's VP (history keeps both)."""
+        from tournaments.services.common import audit
+
+        for seat in table.seats.exclude(vp=None):
+            seat.vp = None
+            audit(seat, acting_user).save(update_fields=["vp"])
+        audit(result, acting_user).delete()
+
+    def _points(self, table) -> list:
+        """Tournament points of each seat (seat order) of the stored result, or Nones."""
+        result = self.result_of(table)
+        seats = list(table.seats.all())
+        if result is not None and all(s.vp is not None for s in seats) and 3 <= len(seats) <= 4:
+            return rules.tournament_points(
+                [s.vp for s in seats], ended_by_time=result.ended_by_time
+            )
+        return [None] * len(seats)
+
+    def row_fields(self, table, tournament, typed):
+        result = self.result_of(table)
+        seats = list(table.seats.all())
+        fields = []
+        for seat, pts in zip(seats, self._points(table), strict=True):
+            if typed is not None:
+                value = typed.get(f"vp_{seat.entry_id}", "")
+            else:
+                value = "" if seat.vp is None else seat.vp
+            note = ""
+            if pts is not None and typed is None:
+                note = ngettext("{n} punto", "{n} puntos", pts).format(n=pts)
+            fields.append(
+                RowField(
+                    f"vp_{seat.entry_id}",
+                    gettext("VP"),
+                    value,
+                    who=f"{seat.position}. {seat.entry.name}",
+                    dom_id=f"vp-{table.pk}-{seat.entry_id}",
+                    note=note,
+                )
+            )
+        if typed is not None:
+            by_time = checked(typed.get("ended_by_time"))
+        else:
+            by_time = bool(result and result.ended_by_time)
+        fields.append(
+            RowField("ended_by_time", gettext("Terminó por tiempo"), by_time, kind="checkbox")
+        )
+        return fields
+
+    def typed_summary(self, post) -> str:
+        return ", ".join(v for k, v in post.items() if k.startswith("vp_"))
+
+    def card(self, table) -> Card:
+        """Each seat with its VP and the tournament points they give."""
+        result = self.result_of(table)
+        seats = []
+        for seat, pts in zip(list(table.seats.all()), self._points(table), strict=True):
+            vp = "" if seat.vp is None or result is None else gettext("{vp} VP").format(vp=seat.vp)
+            points = "" if pts is None else ngettext("{n} punto", "{n} puntos", pts).format(n=pts)
+            seats.append((seat.entry.name, vp, points))
+        marks = []
+        if result is not None and result.ended_by_time:
+            marks.append((gettext("T"), gettext("terminada por tiempo")))
+        return Card(
+            has_result=result is not None,
+            score="" if result is not None else gettext("vs"),
+            marks=marks,
+            seats=seats,
+        )
+
+    def finding_score(self, table, seat) -> str:
+        """The seat's VP and points ("45 VP · 5 puntos")."""
+        if self.result_of(table) is None or seat.vp is None:
+            return ""
+        seats = list(table.seats.all())
+        points = self._points(table)
+        for other, pts in zip(seats, points, strict=True):
+            if other.pk == seat.pk and pts is not None:
+                return gettext("{vp} VP · {points}").format(
+                    vp=seat.vp, points=ngettext("{n} punto", "{n} puntos", pts).format(n=pts)
+                )
+        return gettext("{vp} VP").format(vp=seat.vp)
+
+    def entrant_label(self) -> str:
+        return gettext("Jugador")
+
+    def sheet_note(self, tournament) -> str:
+        return gettext("Juego de mesa: anota los VP de cada jugador")
+
+    # --- synthetic data (manage.py generate_club; see ScoringSystem) ------------------------
+
+    def synthetic_mix(self) -> tuple[tuple[str, int], ...]:
+        return (("single", 5),)
+
+    def synthetic_rounds(self, rng, size: int) -> int:
+        return rng.choice([3, 4, 4, 5, 6])
+
+    def synthetic_grouping(self, mode: str) -> str | None:
+        return "table"
+
+    def synthetic_table(self, rng, strengths, settings):
+        """VP per seat around 60 (+1 per 8 points of strength), spread 18; a tenth of the
+        tables end by time when there is a time limit. A seat's points: the seats it beat."""
+        from tournaments.systems.base import SyntheticTable
+
+        vps = [max(0, round(rng.gauss(60 + (s - 1500) / 8, 18))) for s in strengths]
+        seats = [(k, "A", k + 1, vp) for k, vp in enumerate(vps)]
+        result = (bool(settings["time_limit"]) and rng.random() < 0.1,)
+        points = [sum(1 for other in vps if other < vp) for vp in vps]
+        return SyntheticTable(seats=seats, result=result, points=points)
+
+    def synthetic_row(self, table_id, result, *, played_at, settings, tally):
+        tally["results"] += 1
+        return self.result_model(table_id=table_id, ended_by_time=result[0])
+
+    def synthetic_summary(self, tally) -> str:
+        return f"mesas de 3–4: {tally['results']}"

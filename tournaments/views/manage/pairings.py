@@ -1,0 +1,192 @@
+"""Directors' pages: a round's pairings / seating, by hand or from a proposal."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from tournaments import services, systems
+from tournaments.errors import DomainError
+from tournaments.models import Round, Tournament
+from tournaments.views.manage.access import director_required, managed_tournament
+
+SLOT_LABELS = {
+    "a1": gettext_lazy("Lado A"),
+    "b1": gettext_lazy("Lado B"),
+    "a2": gettext_lazy("Lado A"),
+    "b2": gettext_lazy("Lado B"),
+    "s1": gettext_lazy("Asiento 1"),
+    "s2": gettext_lazy("Asiento 2"),
+    "s3": gettext_lazy("Asiento 3"),
+    "s4": gettext_lazy("Asiento 4 (opcional)"),
+}
+
+
+def _rows_from_round(t: Tournament, rnd: Round) -> list[dict]:
+    rows = []
+    for table in rnd.tables_with_results():
+        row = {}
+        for seat in table.seats.all():
+            key = (
+                f"{seat.side.lower()}{seat.position}"
+                if systems.of(t).has_sides
+                else f"s{seat.position}"
+            )
+            row[key] = str(seat.entry_id)
+        rows.append(row)
+    return rows
+
+
+def _proposal(t: Tournament, number: int, seed: int, by_id: dict):
+    """Rows, the bye(s) and the score of each entry for a proposed round (Swiss pairing, or
+    4-at-a-table seating). Raises DomainError."""
+    system = systems.of(t)
+    actions = system.actions(t)
+    key = system.first_figure()
+    if systems.SEATING_PROPOSAL in actions:
+        seating, lines = t.propose_seating(number, seed=seed)
+        if system.has_sides:  # rotating partners: seats 1 & 3 against 2 & 4
+            rows = [
+                {"a1": str(s1), "b1": str(s2), "a2": str(s3), "b2": str(s4)}
+                for s1, s2, s3, s4 in seating.tables
+            ]
+        else:
+            rows = [
+                {f"s{i}": str(e) for i, e in enumerate(table, start=1)} for table in seating.tables
+            ]
+        byes = [by_id[e] for e in seating.byes if e in by_id]
+    elif systems.SWISS_PROPOSAL in actions:
+        pairing, lines = t.propose_pairings(number, seed=seed)
+        rows = [{"a1": str(a), "b1": str(b)} for a, b in pairing.tables]
+        byes = [by_id[pairing.bye]] if pairing.bye in by_id else []
+    else:
+        raise DomainError("action_not_applicable", system=system.label)
+    scores = {pk: line.row.figures.get(key) for pk, line in lines.items()}
+    return rows, byes, scores
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def pairings(request, slug, number):
+    """Build a round's tables by choosing who sits where (side A / side B, or seats 1–4 of a
+    table game), by hand or from a proposal (``?proponer=1``: Swiss pairing by standings, or
+    the 4-at-a-table seating engine) that the director can change before publishing.
+
+    Unseated entries rest (byes). Refused with a message, values kept: an entry twice, an
+    incomplete table, a round that already has results.
+    """
+    t = managed_tournament(request, slug)
+    entries = list(t.entries.select_related("player1", "player2").order_by("player1__full_name"))
+    by_id = {e.pk: e for e in entries}
+    system = systems.of(t)
+    slots = system.slots(t)
+    table_system = not system.has_sides
+    per_table = len(slots)
+    n_tables = max(1, -(-len(entries) // 4) if table_system else len(entries) // per_table)
+    rnd = Round.objects.filter(tournament=t, number=number).first()
+    rows: list[dict] = []
+    error = None
+    status = 200
+    proposed_seed = None
+    proposal_byes: list = []
+    scores: dict[int, object] = {}
+    if request.method == "POST":
+        tables = []
+        # Every row first, so the choices of all tables come back on a refusal.
+        rows = [{s: request.POST.get(f"t{i}_{s}", "") for s in slots} for i in range(n_tables)]
+        for i, chosen in enumerate(rows):
+            if not any(chosen.values()):
+                continue
+            try:
+                picked = {s: by_id[int(v)] for s, v in chosen.items() if v}
+            except (ValueError, KeyError):
+                error = _("Hay un competidor que no es de este torneo.")
+                break
+            if table_system:
+                if len(picked) < 3:
+                    error = _(
+                        "La mesa {table} tiene {count} jugador(es): una mesa lleva 3 o 4."
+                    ).format(table=i + 1, count=len(picked))
+                    break
+                tables.append([picked[s] for s in slots if s in picked])
+                continue
+            if len(picked) != per_table:
+                error = _("La mesa {table} está incompleta: elige todos sus asientos.").format(
+                    table=i + 1
+                )
+                break
+            tables.append(
+                (
+                    [picked[s] for s in ("a1", "a2") if s in picked],
+                    [picked[s] for s in ("b1", "b2") if s in picked],
+                )
+            )
+        seed_text = request.POST.get("seed", "")
+        seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 12 else None
+        if error is None:
+            try:
+                write = services.set_seating if table_system else services.set_pairings
+                write(
+                    acting_user=request.user,
+                    tournament=t,
+                    round_number=number,
+                    tables=tables,
+                    seed=seed,
+                )
+            except DomainError as exc:
+                error = exc.message
+        if error is None:
+            messages.success(
+                request, _("Mesas de la ronda {number} guardadas.").format(number=number)
+            )
+            return redirect("manage:round", slug=t.slug, number=number)
+        status = 400
+    elif request.GET.get("proponer") == "1":
+        seed = secrets.randbits(31)
+        try:
+            rows, proposal_byes, scores = _proposal(t, number, seed, by_id)
+        except DomainError as exc:
+            error, status = exc.message, 400
+        else:
+            proposed_seed = seed
+    elif rnd is not None:
+        rows = _rows_from_round(t, rnd)
+    while len(rows) < n_tables:
+        rows.append({s: "" for s in slots})
+    table_rows = []
+    for i, row in enumerate(rows[:n_tables]):
+        seat_scores = [scores.get(int(v)) for v in row.values() if v.isdigit() and int(v) in scores]
+        table_rows.append(
+            {
+                "number": i + 1,
+                "index": i,
+                "slots": [(s, SLOT_LABELS[s], row.get(s, "")) for s in slots],
+                "scores": " vs ".join(str(x) for x in seat_scores) if seat_scores else "",
+                "uneven": len(set(seat_scores)) > 1,
+            }
+        )
+    return render(
+        request,
+        "tournaments/manage/pairings.html",
+        {
+            "t": t,
+            "number": number,
+            "round": rnd,
+            "entries": entries,
+            "table_rows": table_rows,
+            "error": error,
+            "seed": proposed_seed if proposed_seed is not None else request.POST.get("seed", ""),
+            "proposal_byes": proposal_byes,
+            "proposed": proposed_seed is not None,
+            "has_sides": system.has_sides,
+            "seating_proposal": systems.SEATING_PROPOSAL in system.actions(t),
+            "swiss_proposal": systems.SWISS_PROPOSAL in system.actions(t),
+            "score_name": system.score_quantity,
+        },
+        status=status,
+    )

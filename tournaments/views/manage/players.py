@@ -1,0 +1,131 @@
+"""Directors' pages: the manage home and the club's players (add, edit, (de)activate, delete)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tournaments import services
+from tournaments.errors import DomainError
+from tournaments.forms import PlayerForm
+from tournaments.models import Player, Tournament
+from tournaments.permissions import is_director
+from tournaments.views.manage.access import director_required
+
+
+@director_required
+@require_GET
+def home(request):
+    tournaments = Tournament.objects.order_by("-date", "name")
+    if not request.user.is_superuser:
+        tournaments = tournaments.filter(directors=request.user)
+    return render(
+        request,
+        "tournaments/manage/home.html",
+        {
+            "tournaments": tournaments,
+            "is_director": is_director(request.user),
+        },
+    )
+
+
+@director_required
+@require_GET
+def player_list(request):
+    if not is_director(request.user):
+        raise PermissionDenied
+    q = request.GET.get("q", "").strip()[:100]
+    players = Player.objects.all()
+    if q:
+        players = players.filter(
+            Q(full_name__icontains=q) | Q(nickname__icontains=q) | Q(member_number__iexact=q)
+        )
+    return render(
+        request, "tournaments/manage/player_list.html", {"players": players[:500], "q": q}
+    )
+
+
+def _player_form_page(request, form, player, duplicates, status=200):
+    return render(
+        request,
+        "tournaments/manage/player_form.html",
+        {"form": form, "player": player, "duplicates": duplicates},
+        status=status,
+    )
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request, pk=None):
+    """Add (pk None) or edit a player. A name equal to another after NFC and case folding asks
+    for confirmation first (duplicate warning); the name is stored exactly as typed."""
+    if not is_director(request.user):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=pk) if pk else None
+    if request.method == "GET":
+        initial = {"active": True}
+        if player:
+            initial = {
+                f: getattr(player, f)
+                for f in ("full_name", "nickname", "member_number", "email", "phone", "active")
+            }
+        return _player_form_page(request, PlayerForm(initial=initial), player, [])
+    form = PlayerForm(request.POST)
+    if not form.is_valid():
+        return _player_form_page(request, form, player, [], status=400)
+    data = form.cleaned_data
+    duplicates = services.similar_players(
+        data["full_name"], exclude_id=player.pk if player else None
+    )
+    if duplicates and not data["confirm_duplicate"]:
+        form.data = form.data.copy()
+        form.data["confirm_duplicate"] = "on"
+        return _player_form_page(request, form, player, duplicates, status=200)
+    fields = {k: data[k] for k in ("full_name", "nickname", "member_number", "email", "phone")}
+    try:
+        if player:
+            player = services.update_player(
+                acting_user=request.user, player=player, active=data["active"], **fields
+            )
+            messages.success(request, _("Jugador «{name}» guardado.").format(name=player.full_name))
+        else:
+            player = services.create_player(acting_user=request.user, **fields)
+            messages.success(
+                request, _("Jugador «{name}» registrado.").format(name=player.full_name)
+            )
+    except DomainError as exc:
+        form.add_error(None, exc.message)
+        return _player_form_page(request, form, player, [], status=400)
+    return redirect("manage:players")
+
+
+@director_required
+@require_POST
+def player_set_active(request, pk):
+    if not is_director(request.user):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=pk)
+    active = request.POST.get("active") == "1"
+    services.set_player_active(acting_user=request.user, player=player, active=active)
+    text = _("«{name}» activado.") if active else _("«{name}» desactivado.")
+    messages.success(request, text.format(name=player.full_name))
+    return redirect("manage:players")
+
+
+@director_required
+@require_POST
+def player_delete(request, pk):
+    if not is_director(request.user):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        services.delete_player(acting_user=request.user, player=player)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("manage:players")
+    messages.success(request, _("«{name}» borrado.").format(name=player.full_name))
+    return redirect("manage:players")
