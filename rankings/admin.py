@@ -17,9 +17,9 @@ class LedgerRowAdmin(admin.ModelAdmin):
         "year",
         "ng_before",
         "rating_before",
-        "expected",
+        "expected_score",
         "score",
-        "k",
+        "k_factor",
         "rating_after",
     )
     list_filter = ("year",)

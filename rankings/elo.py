@@ -118,8 +118,9 @@ class PlayerUpdate:
 
     ``ng_before``: NG used for K; ``rating_before``/``rating_after``: R and R' (rating points);
     ``team_rating``/``opponent_rating``: the mean ratings of the player's side and of the other
-    side; ``expected``: SE of the player's side; ``score``: S of the player's side; ``k``: K.
-    ``rating_after = rating_before + k · (score − expected)``; :attr:`change` is R' − R.
+    side; ``expected_score``: SE of the player's side; ``score``: S of the player's side;
+    ``k_factor``: K. ``rating_after = rating_before + k_factor · (score − expected_score)``;
+    :attr:`change` is R' − R.
     """
 
     player_id: int
@@ -127,9 +128,9 @@ class PlayerUpdate:
     rating_before: float
     team_rating: float
     opponent_rating: float
-    expected: float
+    expected_score: float
     score: float
-    k: float
+    k_factor: float
     rating_after: float
 
     @property
@@ -195,9 +196,9 @@ def game_update(
                     rating_before=rating,
                     team_rating=own,
                     opponent_rating=other,
-                    expected=expected,
+                    expected_score=expected,
                     score=score,
-                    k=k,
+                    k_factor=k,
                     rating_after=rating + k * (score - expected),
                 )
             )

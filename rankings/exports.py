@@ -21,9 +21,9 @@ LEDGER_HEADER = [
     "rating_before",
     "team_rating",
     "opponent_rating",
-    "expected",
+    "expected_score",
     "score",
-    "k",
+    "k_factor",
     "rating_after",
 ]
 
@@ -59,9 +59,9 @@ def ledger_rows(*, year: int | None = None, player=None) -> list[list]:
             repr(r.rating_before),
             repr(r.team_rating),
             repr(r.opponent_rating),
-            repr(r.expected),
+            repr(r.expected_score),
             repr(r.score),
-            repr(r.k),
+            repr(r.k_factor),
             repr(r.rating_after),
         ]
         for r in qs.iterator(chunk_size=2000)

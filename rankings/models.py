@@ -51,9 +51,9 @@ class LedgerRow(models.Model):
     rating_before = models.FloatField()
     team_rating = models.FloatField()
     opponent_rating = models.FloatField()
-    expected = models.FloatField()
+    expected_score = models.FloatField()
     score = models.FloatField()
-    k = models.FloatField()
+    k_factor = models.FloatField()
     rating_after = models.FloatField()
     tantos_own = models.PositiveIntegerField()
     tantos_other = models.PositiveIntegerField()
@@ -92,9 +92,9 @@ class LedgerRow(models.Model):
             self.rating_before,
             self.team_rating,
             self.opponent_rating,
-            self.expected,
+            self.expected_score,
             self.score,
-            self.k,
+            self.k_factor,
             self.rating_after,
             self.tantos_own,
             self.tantos_other,

@@ -92,6 +92,7 @@ def make_tournament(director, name, *, mode="pairs", n_entries=2):
         target=100,
         rated=True,
         status="running",
+        rounds_planned=REPEAT,  # a race per round: no round may go beyond the planned ones
     )
     size = 2 if mode == "pairs" else 1
     players = [

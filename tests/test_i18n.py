@@ -296,7 +296,7 @@ def test_compile_translations_needs_no_gnu_gettext(tmp_path, settings):
     with open(tmp_path / "ru" / "LC_MESSAGES" / "django.mo", "rb") as mo:
         catalogue = gnu_gettext.GNUTranslations(mo)
     assert catalogue.gettext("Clasificación") == "Турнирная таблица"
-    assert catalogue.ngettext("%(counter)s punto", "%(counter)s puntos", 5) == "%(counter)s очков"
+    assert catalogue.ngettext("{n} punto", "{n} puntos", 5) == "{n} очков"
 
 
 # --- the glossary ------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def test_a_result_saved_through_the_round_page_is_on_the_next_public_request(
 ):
     t, rnd = running
     before = client.get(standings_url(t)).content.decode()
-    assert "95" not in before
+    assert ">95<" not in before.replace(" ", "")  # a figure cell (a time stamp may hold "95")
     table = rnd.tables.get(number=2)
     director_client = Client()
     director_client.force_login(director)

@@ -57,6 +57,7 @@ def club_tournament(user=None, *, n_entries=4, rounds=1, name="Copa Federal"):
         target=100,
         rated=True,
         status="running",
+        rounds_planned=max(rounds, 5),
     )
     players = [
         services.create_player(acting_user=user, full_name=f"{name} {i:02d} Pérez")

@@ -6,9 +6,9 @@ castigo and sorteo; ``import_club(document)`` restores such a document into a da
 holds no players and no tournaments, keeping every id, then rebuilds the Elo ledger (derived
 data, never exported: ``rankings.ledger``).
 
-Document (``FORMAT``, ``VERSION`` 1)::
+Document (``FORMAT``, ``VERSION`` 2)::
 
-    {"format": "clubsite-club", "version": 1,
+    {"format": "clubsite-club", "version": 2,
      "players": [{"id": 1, "full_name": "Ana Ruiz", ...}, ...],      # by id
      "tournaments": [{"id": 1, ..., "directors": ["director"]}, ...],
      "entries": [...], "rounds": [...], "tables": [...], "seats": [...], "byes": [...],
@@ -20,6 +20,10 @@ except references to user accounts, which hold the username (``entered_by``,
 ``recorded_by``): accounts and passwords are not part of a backup. Dates and times are ISO
 8601 (times in UTC). Lists are ordered by id and keys sorted, so the same club always gives
 the same bytes. ``Player.name_key`` is derived and recomputed on import.
+
+Versions: the version changes whenever a record's keys do (they are the model's field
+names). ``import_club`` also reads every earlier version, renaming its keys as listed in
+``UPGRADES``: version 1 named a seat's ``victory_points`` ``vp``.
 """
 
 from __future__ import annotations
@@ -52,7 +56,13 @@ from tournaments.models import (
 )
 
 FORMAT = "clubsite-club"
-VERSION = 1
+VERSION = 2
+
+#: What changed in the records from version n to n + 1: {n: {section: {old key: new key}}}.
+#: A document of version n is read by applying each step from n up to ``VERSION``.
+UPGRADES: dict[int, dict[str, dict[str, str]]] = {
+    1: {"seats": {"vp": "victory_points"}},  # Seat.vp became Seat.victory_points
+}
 
 #: (key in the document, model), in the order they are restored (references point backwards).
 SECTIONS = (
@@ -199,9 +209,34 @@ def _instance(model, key: str, record, users: dict, missing_users: set):
     return obj
 
 
+def _renamed(record: dict, renames: dict[str, str]) -> dict:
+    out = {}
+    for key, value in record.items():
+        new = renames.get(key)
+        out[new if new is not None and new not in record else key] = value
+    return out
+
+
+def _upgrade(doc: dict) -> dict:
+    """``doc`` with the record keys of its version renamed to this version's (``UPGRADES``);
+    ``doc`` itself is left as it is. Records that are not objects are left for ``_instance``
+    to refuse; a key whose new name is already in the record is kept (and refused as
+    unknown)."""
+    doc = dict(doc)
+    for version in range(doc["version"], VERSION):
+        for key, renames in UPGRADES.get(version, {}).items():
+            records = doc.get(key)
+            if not isinstance(records, list):
+                continue
+            doc[key] = [_renamed(r, renames) if isinstance(r, dict) else r for r in records]
+    doc["version"] = VERSION
+    return doc
+
+
 def import_club(doc, *, stdout=None) -> dict[str, int]:
-    """Restore ``doc`` (a dict from ``export_club``) into an empty club, keeping ids, then
-    rebuild the ledger; all or nothing. Returns {section: records restored}.
+    """Restore ``doc`` (a dict from ``export_club``, of this version or an earlier one) into
+    an empty club, keeping ids, then rebuild the ledger; all or nothing. Returns {section:
+    records restored}.
 
     Raises ``RestoreError`` when the database already holds players or tournaments, the
     document is not a club backup of a known version, or a record is invalid (bad value,
@@ -218,10 +253,13 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
         )
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RestoreError(f'El archivo no es una copia del club (falta «"format": "{FORMAT}"»).')
-    if doc.get("version") != VERSION:
+    version = doc.get("version")
+    if type(version) is not int or not 1 <= version <= VERSION:
         raise RestoreError(
-            f"Versión de copia desconocida: {doc.get('version')!r}; esta versión del sitio lee la {VERSION}."
+            f"Versión de copia desconocida: {version!r}; esta versión del sitio lee de la 1 a "
+            f"la {VERSION}."
         )
+    doc = _upgrade(doc)
     known = {"format", "version"} | {key for key, _m in SECTIONS}
     if set(doc) - known:
         raise RestoreError(f"Secciones desconocidas: {', '.join(sorted(set(doc) - known))}.")
@@ -292,4 +330,13 @@ def _reset_sequences() -> None:
                 cursor.execute(sql)
 
 
-__all__ = ["FORMAT", "RestoreError", "SECTIONS", "VERSION", "dumps", "export_club", "import_club"]
+__all__ = [
+    "FORMAT",
+    "RestoreError",
+    "SECTIONS",
+    "UPGRADES",
+    "VERSION",
+    "dumps",
+    "export_club",
+    "import_club",
+]

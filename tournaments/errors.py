@@ -160,6 +160,14 @@ MESSAGES: dict[str, str] = {
     "round_out_of_order": gettext_noop(
         "La ronda {number} no existe todavía y la próxima ronda es la {next}: las rondas van en orden."
     ),
+    "round_beyond_planned": gettext_noop(
+        "El torneo tiene {planned} rondas previstas: no se puede crear la ronda {number}. "
+        "Si se juegan más rondas, sube antes el número de rondas en los datos del torneo."
+    ),
+    "table_has_result": gettext_noop(
+        "La mesa {table} de la ronda {round} ya tiene resultado: bórralo antes de cambiar "
+        "quién se sienta en ella."
+    ),
     "round_robin_mode": gettext_noop(
         "El todos con todos no se usa en «{system}» ({mode}): ahí las mesas se proponen por "
         "la clasificación (Proponer mesas)."
@@ -190,7 +198,7 @@ MESSAGES: dict[str, str] = {
     "forfeit_by_time": gettext_noop(
         "Una no presentación no puede terminar por tiempo: quita una de las dos marcas."
     ),
-    # CSV imports (tournaments/imports.py)
+    # CSV imports (tournaments/imports/)
     "import_invalid": gettext_noop(
         "No se importó nada: {count} línea(s) con errores. Corrige el archivo y vuelve a importarlo."
     ),
@@ -254,6 +262,11 @@ MESSAGES: dict[str, str] = {
     "seats_differ": gettext_noop(
         "La mesa {table} de la ronda {round} ya tiene resultado con otros competidores "
         "({seated}); el archivo dice {found}. Corrige la mesa o borra su resultado antes."
+    ),
+    "import_cannot_create_players": gettext_noop(
+        "«{name}» no está en el registro de jugadores, y solo un director del club (grupo "
+        "«Directores») puede dar de alta jugadores nuevos. Corrige el nombre o pide a un "
+        "director del club que lo registre antes de importar."
     ),
     "import_not_domino": gettext_noop(
         "Este torneo no es de dominó: solo se importan resultados de dominó."

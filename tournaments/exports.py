@@ -72,7 +72,8 @@ def standings_csv(tournament: Tournament) -> str:
 
     Table games (3–4 players): ``player, games, points, vp, pct_sum`` (seed 004, SCORING.md §4):
     ``player`` (the entry's one player), ``games`` (tables played, byes not counted),
-    ``points`` (tournament points, byes included), ``vp`` (total in-game VP), whole numbers,
+    ``points`` (tournament points, byes included), ``vp`` (total in-game VP, the figure
+    ``victory_points``), whole numbers,
     and ``pct_sum``, the sum of the per-game percentages with 2 decimals (85.70).
 
     The name column goes through ``safe_text`` (no spreadsheet formulas); figures stay numbers.

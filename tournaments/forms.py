@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import systems
 from tournaments.errors import MESSAGES
-from tournaments.models import MAX_SCORE, Player, Tournament
+from tournaments.models import MAX_SCORE, TOURNAMENT_SETTINGS, Player, Tournament
 
 
 class PlayerForm(forms.Form):
@@ -35,23 +35,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "date",
-            "venue",
-            "system",
-            "mode",
-            "target",
-            "time_limit",
-            "bye_rule",
-            "forfeit_winner_tantos",
-            "forfeit_loser_tantos",
-            "rounds_planned",
-            "rated",
-            "forfeits_rated",
-            "status",
-            "best_of",
-        ]
+        fields = list(TOURNAMENT_SETTINGS)
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, **kwargs):

@@ -94,6 +94,28 @@ def pick_current_round(rounds, complete_ids):
     return rounds[-1] if rounds else None
 
 
+#: A tournament's settings, in the order its forms show them: what the tournaments service
+#: accepts and the settings forms (page and admin) edit. Which apply to a tournament is its
+#: scoring system's business (``ScoringSystem.fields``).
+TOURNAMENT_SETTINGS = (
+    "name",
+    "date",
+    "venue",
+    "system",
+    "mode",
+    "target",
+    "time_limit",
+    "bye_rule",
+    "forfeit_winner_tantos",
+    "forfeit_loser_tantos",
+    "rounds_planned",
+    "rated",
+    "forfeits_rated",
+    "status",
+    "best_of",
+)
+
+
 class Tournament(models.Model):
     """A tournament: its scoring system, mode, target and rules (SCORING.md §1 for dominó)."""
 
@@ -508,7 +530,7 @@ class Seat(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
     side = models.CharField(max_length=1, choices=Side)
     position = models.PositiveSmallIntegerField(default=1)
-    vp = models.PositiveIntegerField(
+    victory_points = models.PositiveIntegerField(
         _("puntos de victoria (VP)"),
         null=True,
         blank=True,
@@ -617,7 +639,7 @@ class MatchResult(models.Model):
 
 class TableResult(models.Model):
     """The end of a 3–4 player table game (system "table"): whether it ended by time; each
-    player's in-game score (VP) is on their ``Seat.vp`` (seed 004, SCORING.md §4)."""
+    player's in-game score (VP) is on their ``Seat.victory_points`` (seed 004, SCORING.md §4)."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="table_result")
     ended_by_time = models.BooleanField(_("terminó por tiempo"), default=False)

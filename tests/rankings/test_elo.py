@@ -68,10 +68,10 @@ def test_seed_example_team_means():
 
 def test_seed_example_expected_scores():
     u = seed_example()
-    assert u[JA].expected == pytest.approx(0.456934, abs=1e-6)
-    assert u[JC].expected == pytest.approx(0.456934, abs=1e-6)
-    assert u[JB].expected == pytest.approx(0.543066, abs=1e-6)
-    assert u[JD].expected == pytest.approx(0.543066, abs=1e-6)
+    assert u[JA].expected_score == pytest.approx(0.456934, abs=1e-6)
+    assert u[JC].expected_score == pytest.approx(0.456934, abs=1e-6)
+    assert u[JB].expected_score == pytest.approx(0.543066, abs=1e-6)
+    assert u[JD].expected_score == pytest.approx(0.543066, abs=1e-6)
 
 
 def test_seed_example_obtained_scores():
@@ -82,10 +82,10 @@ def test_seed_example_obtained_scores():
 
 def test_seed_example_k_factors():
     u = seed_example()
-    assert u[JA].k == 32
-    assert u[JB].k == pytest.approx(25)  # 5 + 4000 / 200
-    assert u[JC].k == pytest.approx(21)  # 5 + 4000 / 250
-    assert u[JD].k == 32
+    assert u[JA].k_factor == 32
+    assert u[JB].k_factor == pytest.approx(25)  # 5 + 4000 / 200
+    assert u[JC].k_factor == pytest.approx(21)  # 5 + 4000 / 250
+    assert u[JD].k_factor == 32
     assert [u[p].ng_before for p in (JA, JB, JC, JD)] == [15, 70, 120, 18]
 
 
@@ -237,8 +237,8 @@ def test_mano_a_mano_equal_ratings_100_50():
     )
     assert winner.score == pytest.approx(0.775)
     assert loser.score == pytest.approx(0.225)
-    assert winner.expected == 0.5 and loser.expected == 0.5
-    assert winner.k == 32 and loser.k == 32
+    assert winner.expected_score == 0.5 and loser.expected_score == 0.5
+    assert winner.k_factor == 32 and loser.k_factor == 32
     assert winner.team_rating == 1500.0 and winner.opponent_rating == 1500.0
     assert winner.change == pytest.approx(8.8)
     assert loser.change == pytest.approx(-8.8)
@@ -343,7 +343,7 @@ def test_scores_stay_in_range_and_no_change_exceeds_k(side_ratings, ngs, margin,
     updates = game_update(players[:2], players[2:], loser_tantos + margin, loser_tantos)
     for u in updates:
         assert 0.0 <= u.score <= 1.0
-        assert 0.0 < u.expected < 1.0
-        assert abs(u.change) <= u.k
+        assert 0.0 < u.expected_score < 1.0
+        assert abs(u.change) <= u.k_factor
     assert updates[0].score + updates[2].score == pytest.approx(1.0)
-    assert updates[0].expected + updates[2].expected == pytest.approx(1.0)
+    assert updates[0].expected_score + updates[2].expected_score == pytest.approx(1.0)

@@ -87,7 +87,7 @@ def test_seed_example_through_the_ledger(django_capture_on_commit_callbacks):
     rows = {r.player_id: r for r in LedgerRow.objects.all()}
     assert len(rows) == 4
     # Equal teams: SE 0.5; margin 40 → S 0.73 / 0.27; K 32 → ±7.36.
-    assert rows[ja.pk].expected == pytest.approx(0.5)
+    assert rows[ja.pk].expected_score == pytest.approx(0.5)
     assert rows[ja.pk].score == pytest.approx(0.73)
     assert rows[ja.pk].rating_after == pytest.approx(1507.36)
     assert rows[jd.pk].rating_after == pytest.approx(1492.64)

@@ -127,6 +127,8 @@ def test_player_page_shows_chart_with_year_mark_and_ledger(client, season):
     assert 'class="year"' in body  # the 2026 boundary
     assert "Bruno Saldívar" in body  # opponent
     assert "Liga 2025" in body and "Liga 2026" in body
+    # The 2025 game between two new players: expected_score 0.5, k_factor 32 (shown "es").
+    assert '<td class="num">0,500</td>' in body and '<td class="num">32,00</td>' in body
 
 
 @pytest.mark.parametrize("language", ["es", "en", "ru"])
@@ -200,6 +202,12 @@ def test_calculator_gives_expected_and_change_with_htmx(client, season):
     body = r.content.decode()
     assert 'id="calculator-result"' in body and "<html" not in body
     assert "Amparo Quiroga" in body and "Bruno Saldívar" in body
+    # Rating, k_factor, expected_score of each side (1515.6 against 1484.4).
+    assert re.search(
+        r'Amparo Quiroga</th><td class="num">1515,6</td><td class="num">32,00</td>\s*'
+        r'<td class="num">0,545</td>',
+        body,
+    ), body
 
 
 def test_calculator_refuses_a_tie_and_a_player_twice(client, season):
@@ -253,9 +261,9 @@ def test_export_ledger_filters_by_year_and_player(season):
         "rating_before",
         "team_rating",
         "opponent_rating",
-        "expected",
+        "expected_score",
         "score",
-        "k",
+        "k_factor",
         "rating_after",
     ]
     assert len(rows) == 2

@@ -454,3 +454,427 @@ def test_seat_for_an_entry_already_seated_in_the_round_is_refused(admin_client, 
     assert "dos veces en la misma ronda" in response.content.decode()
     seat.refresh_from_db()
     assert seat.entry_id != other.entry_id
+
+
+# --- results of every system: one admin per storage model, saving through the services ---------
+
+
+@pytest.fixture
+def swiss(admin_user):
+    """A Swiss event, best of 3: two players at table 1 of round 1, no result yet."""
+    t = services.create_tournament(
+        acting_user=admin_user,
+        name="Suizo Admin",
+        date=dt.date(2026, 10, 10),
+        system="swiss",
+        mode="single",
+        best_of=3,
+    )
+    players = [
+        services.create_player(acting_user=admin_user, full_name=n)
+        for n in ("Abril Zamora", "Bernardo Yáñez")
+    ]
+    a, b = (
+        services.register_entry(acting_user=admin_user, tournament=t, players=[p]) for p in players
+    )
+    rnd = services.set_pairings(
+        acting_user=admin_user, tournament=t, round_number=1, tables=[([a], [b])]
+    )
+    return {"tournament": t, "round": rnd, "table": rnd.tables.get(), "entries": (a, b)}
+
+
+@pytest.fixture
+def table_game(admin_user):
+    """A 3–4 player table game: three players at table 1 of round 1, no result yet."""
+    t = services.create_tournament(
+        acting_user=admin_user,
+        name="Mesa Admin",
+        date=dt.date(2026, 10, 17),
+        system="table",
+        mode="single",
+        time_limit=60,
+    )
+    players = [
+        services.create_player(acting_user=admin_user, full_name=n)
+        for n in ("Ana Ruiz", "Beto Soto", "Caro Tapia")
+    ]
+    entries = [
+        services.register_entry(acting_user=admin_user, tournament=t, players=[p]) for p in players
+    ]
+    rnd = services.set_seating(
+        acting_user=admin_user, tournament=t, round_number=1, tables=[entries]
+    )
+    return {"tournament": t, "round": rnd, "table": rnd.tables.get(), "entries": entries}
+
+
+def _form_errors(response) -> str:
+    form = response.context["adminform"].form
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def _add_url(model, table):
+    return admin_url(model, "add") + f"?table={table.pk}"
+
+
+def _vp(entries, values) -> dict:
+    return {f"vp_{e.pk}": str(v) for e, v in zip(entries, values, strict=True)}
+
+
+def _vp_scores(entries, values=(10, 7, 3)) -> dict:
+    return {e.pk: v for e, v in zip(entries, values, strict=True)}
+
+
+def test_result_admins_come_from_the_registry():
+    from django.contrib import admin as django_admin
+
+    from tournaments import systems
+    from tournaments.admin.results import ResultAdmin
+
+    for system in systems.all_systems():
+        model_admin = django_admin.site._registry[system.result_model]
+        assert isinstance(model_admin, ResultAdmin)
+
+
+@pytest.mark.parametrize("kind", ["swiss", "table_game"])
+def test_result_pages_of_other_systems_render(admin_client, admin_user, kind, request):
+    fixture = request.getfixturevalue(kind)
+    table, entries = fixture["table"], fixture["entries"]
+    if kind == "swiss":
+        result = services.record_result(
+            acting_user=admin_user, table=table, version=None, games_a=2, games_b=0
+        )
+    else:
+        result = services.record_result(
+            acting_user=admin_user, table=table, version=None, scores=_vp_scores(entries)
+        )
+    model = type(result)
+    for url in (
+        admin_url(model, "changelist"),
+        admin_url(model, "changelist") + "?q=Ruiz",
+        admin_url(model, "changelist")
+        + f"?table__round__tournament__id__exact={table.round.tournament_id}",
+        admin_url(model, "add"),
+        admin_url(result, "change"),
+        admin_url(result, "history"),
+        admin_url(table, "change"),
+        admin_url(table.round, "change"),
+    ):
+        assert admin_client.get(url).status_code == 200, url
+    listing = admin_client.get(admin_url(model, "changelist")).content.decode()
+    assert f"{fixture['tournament'].name} · ronda 1 · mesa 1" in listing
+
+
+def test_adding_a_swiss_match_result_through_the_admin(admin_client, admin_user, swiss, replays):
+    from tournaments.models import MatchResult
+
+    table = swiss["table"]
+    url = _add_url(MatchResult, table)
+    page = admin_client.get(url).content.decode()
+    assert "Partidas ganadas por A" in page and "Partidas empatadas" in page
+    data = form_values(admin_client, url)
+    data.update(games_a="2", games_b="1", games_drawn="0")
+    with replays():
+        response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    result = MatchResult.objects.get(table=table)
+    assert (result.games_a, result.games_b, result.games_drawn) == (2, 1, 0)
+    assert result.entered_by == admin_user
+    assert result.history.get().history_user == admin_user
+    table.refresh_from_db()
+    assert table.version == 1
+    assert table.history.first().history_user == admin_user
+    a, _b = swiss["entries"]
+    figures = next(
+        line.row.figures for line in swiss["tournament"].standings() if line.entry.pk == a.pk
+    )
+    assert figures["match_points"] == 3
+
+
+def test_choosing_the_table_first_shows_its_boxes_and_stores_nothing(admin_client, swiss):
+    from tournaments.models import MatchResult
+
+    table = swiss["table"]
+    add = admin_url(MatchResult, "add")
+    data = form_values(admin_client, add)
+    assert "games_a" not in data  # no table chosen: no boxes yet
+    data["table"] = str(table.pk)
+    response = admin_client.post(add, data)
+    assert response.status_code == 200
+    assert "Escribe ahora el resultado" in _form_errors(response)
+    assert "Partidas ganadas por A" in response.content.decode()
+    assert not MatchResult.objects.exists()
+    # the page now holds the table's boxes: typing them saves
+    parser = _FormValues()
+    parser.feed(response.content.decode())
+    data = parser.values | {"games_a": "0", "games_b": "2"}
+    response = admin_client.post(add, data)
+    assert response.status_code == 302, _form_errors(response)
+    assert MatchResult.objects.get(table=table).games_b == 2
+
+
+@pytest.mark.parametrize(
+    ("games", "code_words"),
+    [
+        (("3", "0", "0"), "el encuentro termina al ganar 2 partida(s)"),  # above_wins_needed
+        (("2", "1", "1"), "se juegan como mucho 3 partidas"),  # too_many_games
+    ],
+)
+def test_a_swiss_result_against_the_rules_is_refused_with_the_service_message(
+    admin_client, admin_user, swiss, games, code_words
+):
+    from tournaments.models import MatchResult
+
+    table = swiss["table"]
+    url = _add_url(MatchResult, table)
+    data = form_values(admin_client, url)
+    data.update(games_a=games[0], games_b=games[1], games_drawn=games[2])
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert code_words in " ".join(response.context["adminform"].form.non_field_errors())
+    assert not MatchResult.objects.exists()
+    table.refresh_from_db()
+    assert table.version == 0 and table.history.count() == 1
+    # a correction is refused the same way, and the stored result stays
+    result = services.record_result(
+        acting_user=admin_user, table=table, version=None, games_a=2, games_b=1
+    )
+    url = admin_url(result)
+    data = form_values(admin_client, url)
+    assert (data["games_a"], data["games_b"]) == ("2", "1")
+    data.update(games_a=games[0], games_b=games[1], games_drawn=games[2])
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert code_words in response.content.decode()
+    result.refresh_from_db()
+    assert (result.games_a, result.games_b, result.games_drawn) == (2, 1, 0)
+    assert result.history.count() == 1
+
+
+def test_changing_a_swiss_result_through_the_admin(admin_client, admin_user, swiss):
+    from tournaments.models import MatchResult
+
+    table = swiss["table"]
+    result = services.record_result(
+        acting_user=None, table=table, version=None, games_a=2, games_b=1
+    )
+    url = admin_url(result)
+    data = form_values(admin_client, url)
+    data.update(games_a="1", games_b="1", games_drawn="1")
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    result = MatchResult.objects.get(table=table)
+    assert (result.games_a, result.games_b, result.games_drawn) == (1, 1, 1)
+    latest = result.history.first()
+    assert latest.history_user == admin_user and latest.history_type == "~"
+    table.refresh_from_db()
+    assert table.version == 2
+
+
+def test_adding_and_changing_a_table_game_result_through_the_admin(
+    admin_client, admin_user, table_game
+):
+    from tournaments.models import TableResult
+
+    table, entries = table_game["table"], table_game["entries"]
+    url = _add_url(TableResult, table)
+    page = admin_client.get(url).content.decode()
+    assert "VP · 1. Ana Ruiz" in page and "Terminó por tiempo" in page
+    data = form_values(admin_client, url)
+    data.update(_vp(entries, (10, 7, 3)))
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    result = TableResult.objects.get(table=table)
+    assert not result.ended_by_time
+    assert [s.victory_points for s in table.seats.order_by("position")] == [10, 7, 3]
+    assert result.history.get().history_user == admin_user
+    seat = table.seats.get(entry=entries[0])
+    assert seat.history.first().history_user == admin_user
+    table.refresh_from_db()
+    assert table.version == 1
+
+    url = admin_url(result)
+    data = form_values(admin_client, url)
+    assert data[f"vp_{entries[1].pk}"] == "7"
+    data.update(_vp(entries, (10, 12, 3)), ended_by_time="on")
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    result.refresh_from_db()
+    assert result.ended_by_time
+    assert [s.victory_points for s in table.seats.order_by("position")] == [10, 12, 3]
+    assert result.history.first().history_user == admin_user
+    table.refresh_from_db()
+    assert table.version == 2
+
+
+def test_a_table_game_result_with_a_missing_vp_is_refused(admin_client, admin_user, table_game):
+    from tournaments.models import TableResult
+
+    table, entries = table_game["table"], table_game["entries"]
+    url = _add_url(TableResult, table)
+    data = form_values(admin_client, url)
+    data.update(_vp(entries, (10, "", 3)))
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert "Falta el resultado (puntos de victoria)" in " ".join(
+        response.context["adminform"].form.non_field_errors()
+    )
+    assert not TableResult.objects.exists()
+    assert list(table.seats.values_list("victory_points", flat=True)) == [None, None, None]
+    table.refresh_from_db()
+    assert table.version == 0
+
+    result = services.record_result(
+        acting_user=admin_user, table=table, version=None, scores=_vp_scores(entries)
+    )
+    url = admin_url(result)
+    data = form_values(admin_client, url)
+    data[f"vp_{entries[2].pk}"] = ""
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert "Falta el resultado (puntos de victoria)" in response.content.decode()
+    assert [s.victory_points for s in table.seats.order_by("position")] == [10, 7, 3]
+    assert result.history.count() == 1
+
+
+def test_a_table_game_result_through_the_table_page_inline(admin_client, table_game):
+    from tournaments.models import TableResult
+
+    table, entries = table_game["table"], table_game["entries"]
+    url = admin_url(table)
+    page = admin_client.get(url).content.decode()
+    assert 'id="table_result-group"' in page and 'id="result-group"' not in page
+    data = form_values(admin_client, url)
+    data.update({f"table_result-0-{k}": v for k, v in _vp(entries, (4, 9, 9)).items()})
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert TableResult.objects.filter(table=table).exists()
+    assert [s.victory_points for s in table.seats.order_by("position")] == [4, 9, 9]
+    table.refresh_from_db()
+    assert table.version == 1
+
+
+@pytest.mark.parametrize("kind", ["swiss", "table_game"])
+def test_deleting_a_result_through_the_admin_removes_it_with_history(
+    admin_client, admin_user, kind, request
+):
+    fixture = request.getfixturevalue(kind)
+    table, entries = fixture["table"], fixture["entries"]
+    if kind == "swiss":
+        values = {"games_a": 2, "games_b": 0}
+    else:
+        values = {"scores": _vp_scores(entries)}
+    result = services.record_result(acting_user=None, table=table, version=None, **values)
+    model = type(result)
+    response = admin_client.post(admin_url(result, "delete"), {"post": "yes"})
+    assert response.status_code == 302
+    assert not model.objects.filter(pk=result.pk).exists()
+    gone = model.history.filter(id=result.pk).first()
+    assert gone.history_type == "-" and gone.history_user == admin_user
+    assert list(table.seats.values_list("victory_points", flat=True)) == [None] * len(entries)
+    if kind == "table_game":
+        seat = table.seats.get(entry=entries[0])
+        assert seat.history.first().history_user == admin_user
+    table.refresh_from_db()
+    assert table.version == 2
+    assert table.history.first().history_user == admin_user
+
+
+def test_a_closed_round_is_corrected_and_closed_again(admin_client, admin_user, swiss):
+    table, rnd = swiss["table"], swiss["round"]
+    result = services.record_result(
+        acting_user=None, table=table, version=None, games_a=2, games_b=1
+    )
+    services.close_round(acting_user=None, round=rnd)
+    url = admin_url(result)
+    data = form_values(admin_client, url)
+    data.update(games_a="0", games_b="2", games_drawn="0")
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    result.refresh_from_db()
+    assert (result.games_a, result.games_b) == (0, 2)
+    rnd.refresh_from_db()
+    assert rnd.closed
+    reopened, closed = list(rnd.history.order_by("history_date", "history_id"))[-2:]
+    assert (reopened.closed, closed.closed) == (False, True)
+    assert reopened.history_user == closed.history_user == admin_user
+
+
+def test_a_domino_result_added_through_the_admin_is_validated_as_before(
+    admin_client, admin_user, club
+):
+    """A new dominó result: its boxes are the system's (tantos A/B, by time, no-show)."""
+    table, t = club["table"], club["tournament"]
+    services.delete_result(acting_user=admin_user, table=table, version=None)
+    url = _add_url(Result, table)
+    page = admin_client.get(url).content.decode()
+    assert "Tantos A" in page and "Terminó por tiempo" in page
+    data = form_values(admin_client, url)
+    data.update(tantos_a="100", tantos_b="100")
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert "Los dos lados llegaron a la meta de 100" in _form_errors(response)
+    data.update(tantos_a="40", tantos_b="30", ended_by_time="on")
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    result = Result.objects.get(table=table)
+    assert (result.tantos_a, result.tantos_b, result.ended_by_time) == (40, 30, True)
+    assert result.played_at is not None and result.entered_by == admin_user
+    assert _figures(t, club["entries"][0])["won"] == 1
+    # a no-show through the admin: the tournament's forfeit score, as on the round page
+    url = admin_url(result)
+    data = form_values(admin_client, url)
+    data.pop("ended_by_time")  # unticked
+    data["forfeit"] = "A"
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    result.refresh_from_db()
+    assert (result.tantos_a, result.tantos_b, result.forfeit) == (0, 100, True)
+
+
+def test_tournament_created_in_the_admin_goes_through_the_services(admin_client, admin_user):
+    url = admin_url(Tournament, "add")
+    data = form_values(admin_client, url)
+    data.update(
+        name="  Copa Nueva  ",
+        slug="copa-nueva",
+        date="2026-12-05",
+        system="swiss",
+        mode="individual",
+        target="100",
+        bye_rule="rest",
+        forfeit_loser_tantos="0",
+        best_of="5",
+        rounds_planned="3",
+        status="draft",
+    )
+    data.pop("directors", None)  # a multiple select with nothing chosen posts nothing
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    # the service's rule: the Swiss system has no rotating partners
+    assert "no admite esa modalidad" in " ".join(response.context["adminform"].form.errors["mode"])
+    assert not Tournament.objects.filter(slug="copa-nueva").exists()
+    data["mode"] = "pairs"
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    t = Tournament.objects.get(slug="copa-nueva")
+    assert (t.name, t.system, t.best_of) == ("Copa Nueva", "swiss", 5)
+    assert t.history.first().history_user == admin_user
+
+
+def test_castigo_added_in_the_admin_goes_through_the_services(admin_client, admin_user, club):
+    t, player = club["tournament"], club["players"][1]
+    url = admin_url(Castigo, "add")
+    data = form_values(admin_client, url)
+    data.update(tournament=str(t.pk), player=str(player.pk), tantos="0", reason="Hablar")
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert "tantos" in response.context["adminform"].form.errors
+    data["tantos"] = "5"
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, _form_errors(response)
+    castigo = Castigo.objects.get(player=player)
+    assert castigo.entered_by == admin_user
+    response = admin_client.post(admin_url(castigo, "delete"), {"post": "yes"})
+    assert response.status_code == 302
+    assert not Castigo.objects.filter(pk=castigo.pk).exists()
+    assert Castigo.history.filter(id=castigo.pk).first().history_user == admin_user

@@ -119,7 +119,7 @@ def test_export_delete_import_gives_back_the_same_club(club, tmp_path):
     call_command("export_club", str(path), stdout=StringIO(), stderr=StringIO())
     exported = path.read_bytes()
     doc = json.loads(exported)
-    assert (doc["format"], doc["version"]) == ("clubsite-club", 1)
+    assert (doc["format"], doc["version"]) == ("clubsite-club", 2)
     assert [k for k in doc if k not in ("format", "version")] == sorted(
         k for k, _m in backup.SECTIONS
     )
@@ -175,6 +175,41 @@ def test_import_club_leaves_unknown_usernames_empty_and_says_so(club, tmp_path):
     assert "director" in err.getvalue() and "no existen" in err.getvalue()
     assert not Tournament.objects.get(name="Torneo de Otoño").directors.exists()
     assert Result.objects.filter(entered_by__isnull=True).count() == Result.objects.count()
+
+
+def test_a_version_1_backup_with_vp_restores_the_same_club(club, tmp_path):
+    """Version 1 named a seat's ``victory_points`` ``vp``: such a backup still restores."""
+    standings = standings_everywhere()
+    path = tmp_path / "club.json"
+    call_command("export_club", str(path), stdout=StringIO(), stderr=StringIO())
+    exported = path.read_bytes()
+    doc = json.loads(exported)
+    assert all("victory_points" in seat and "vp" not in seat for seat in doc["seats"])
+    scores = [seat["victory_points"] for seat in doc["seats"]]
+    assert sorted(v for v in scores if v is not None) == [0, 4, 4, 9]
+    doc["version"] = 1
+    for seat in doc["seats"]:
+        seat["vp"] = seat.pop("victory_points")
+    old = tmp_path / "version1.json"
+    old.write_text(json.dumps(doc))
+    wipe_club()
+    call_command("import_club", str(old), stdout=StringIO(), stderr=StringIO())
+    assert standings_everywhere() == standings
+    again = tmp_path / "again.json"
+    call_command("export_club", str(again), stdout=StringIO(), stderr=StringIO())
+    assert again.read_bytes() == exported
+
+
+@pytest.mark.parametrize("version", [0, 3, "2", None])
+def test_a_backup_of_an_unknown_version_is_refused(club, tmp_path, version):
+    path = tmp_path / "club.json"
+    call_command("export_club", str(path), stdout=StringIO(), stderr=StringIO())
+    doc = json.loads(path.read_text())
+    doc["version"] = version
+    wipe_club()
+    with pytest.raises(backup.RestoreError, match="Versión de copia desconocida"):
+        backup.import_club(doc)
+    assert not Player.objects.exists()
 
 
 def test_a_broken_backup_restores_nothing(club, tmp_path):

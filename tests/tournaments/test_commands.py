@@ -1,5 +1,5 @@
-"""Management commands: create_tournament, import_domino_results, import_castigos,
-export_standings."""
+"""Management commands: create_tournament, import_results, import_domino_results,
+import_castigos, export_standings."""
 
 import datetime as dt
 from io import StringIO
@@ -170,6 +170,36 @@ def test_import_domino_results_refused_lists_each_line_on_stderr(tmp_path):
     assert [line.split(":")[0] for line in lines] == ["línea 3", "línea 4"]
     assert "99–98" in lines[0]
     assert (Result.objects.count(), Player.objects.count(), Entry.objects.count()) == (0, 0, 0)
+
+
+def test_import_results_takes_the_format_of_the_tournaments_system(tmp_path):
+    t = make_tournament(mode="single")
+    domino = write(tmp_path, f"{HEADER}\n1,1,Rosa Salinas,Tomás Uribe,100,40,no,no,\n")
+    swiss = services.create_tournament(
+        acting_user=None,
+        name="Suizo de Prueba",
+        date=dt.date(2026, 4, 18),
+        system="swiss",
+        status="running",
+    )
+    matches = write(
+        tmp_path,
+        "round,table,player_a,player_b,games_a,games_b,games_drawn,drop\n"
+        "1,1,Ana Robles,Beto Sáenz,2,0,,b\n",
+        name="encuentros.csv",
+    )
+
+    assert run("import_results", t.slug, domino)[0] == (
+        "creados: 1, cambiados: 0, sin cambios: 0\n"
+        "descansos: 0, jugadores nuevos: 2, inscripciones nuevas: 2\n"
+    )
+    assert run("import_results", swiss.slug, matches)[0] == (
+        "creados: 1, cambiados: 0, sin cambios: 0\n"
+        "descansos: 0, retirados: 1, jugadores nuevos: 2, inscripciones nuevas: 2\n"
+    )
+    # The dominó file is not a Swiss tournament's format: its header is refused.
+    with pytest.raises(CommandError, match="La primera línea debe ser exactamente"):
+        run("import_results", swiss.slug, domino)
 
 
 def test_import_with_an_unknown_slug_is_a_command_error(tmp_path):

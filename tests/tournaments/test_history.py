@@ -272,8 +272,8 @@ def test_table_game_results_and_seat_scores_keep_who_when_and_before_after(
     seat = Seat.objects.get(table=table, entry=e[1])
     history = records(Seat, id=seat.pk)
     assert [h.history_type for h in history] == ["+", "~", "~"]
-    assert change(history[1]) == {"vp": (None, 7)}
-    assert change(history[2]) == {"vp": (7, 12)}
+    assert change(history[1]) == {"victory_points": (None, 7)}
+    assert change(history[2]) == {"victory_points": (7, 12)}
     assert_who_and_when(history[2], other_director, since)
 
 

@@ -5,8 +5,12 @@ import zoneinfo
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from tournaments import services
+from tournaments.errors import DomainError
 from tournaments.imports import (
     RESULTS_HEADER,
     ImportRefused,
@@ -407,3 +411,123 @@ def test_import_into_a_tournament_in_registration_starts_it(director):
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     assert Tournament.objects.get(pk=t.pk).status == "running"
+
+
+# --- the pages' rules, once in the services ----------------------------------------------------
+
+
+def test_a_round_out_of_order_is_refused_on_its_lines_and_nothing_is_stored(director):
+    t = tournament()
+    before = counts()
+    data = csv_text(
+        f"1,1,{P1},{P2},100,0,no,no,",
+        f"3,1,{P1},{P3},100,0,no,no,",  # round 2 does not exist: round 3 cannot come next
+        f"3,,{P2},,,,,,",
+    )
+
+    with pytest.raises(ImportRefused) as caught:
+        import_domino_results(acting_user=director, tournament=t, data=data)
+
+    assert caught.value.codes == [(3, "round_out_of_order"), (4, "round_out_of_order")]
+    assert "la próxima ronda es la 2" in dict(caught.value.errors)[3]
+    assert counts() == before
+
+
+def test_a_round_beyond_the_planned_rounds_is_refused_by_import_and_by_the_pages(director):
+    t = tournament(rounds_planned=2)
+    before = counts()
+    data = csv_text(
+        f"1,1,{P1},{P2},100,0,no,no,",
+        f"2,1,{P1},{P3},100,0,no,no,",
+        f"3,1,{P1},{P4},100,0,no,no,",
+    )
+
+    with pytest.raises(ImportRefused) as caught:
+        import_domino_results(acting_user=director, tournament=t, data=data)
+
+    assert caught.value.codes == [(4, "round_beyond_planned")]
+    assert "2 rondas previstas" in caught.value.errors[0][1]
+    assert counts() == before
+    # The same rule on the pairings pages' path (services.set_pairings → _write_round).
+    import_domino_results(
+        acting_user=director, tournament=t, data=csv_text(*data.splitlines()[1:3])
+    )
+    e1, e2, *_ = t.entries.order_by("pk")
+    with pytest.raises(DomainError) as caught:
+        services.set_pairings(
+            acting_user=director, tournament=t, round_number=3, tables=[([e1], [e2])]
+        )
+    assert caught.value.code == "round_beyond_planned"
+    assert Round.objects.filter(tournament=t).count() == 2
+
+
+def test_tantos_above_99999_are_refused_with_their_line(director):
+    t = tournament()
+    before = counts()
+    data = csv_text(f"1,1,{P1},{P2},100,0,no,no,", f"1,2,{P3},{P4},100000,0,no,no,")
+
+    with pytest.raises(ImportRefused) as caught:
+        import_domino_results(acting_user=director, tournament=t, data=data)
+
+    assert caught.value.codes == [(3, "value_too_large")]
+    assert "99999" in caught.value.errors[0][1]
+    assert counts() == before
+
+
+def test_a_castigo_of_100000_tantos_is_refused_with_its_line(director):
+    t = tournament()
+    import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
+    data = (
+        "round,player,tantos,reason\n"
+        "1,Bruno Castillo,25,Habló\n"
+        "1,Bruno Castillo,100000,Demasiados\n"
+        ",Gloria Hinojosa,99999,El máximo\n"
+    )
+
+    with pytest.raises(ImportRefused) as caught:
+        import_castigos(acting_user=director, tournament=t, data=data)
+
+    assert caught.value.codes == [(3, "castigo_tantos")]
+    assert "99999" in caught.value.errors[0][1]
+    assert Castigo.objects.count() == 0
+
+
+@pytest.fixture
+def local_director(director):
+    """A staff user who directs one tournament only: not in the "Directores" group."""
+    return User.objects.create_user("local", password="clave-de-prueba-3", is_staff=True)
+
+
+def test_a_director_of_the_tournament_only_cannot_create_players_by_import(
+    director, local_director, client
+):
+    t = tournament()
+    services.set_tournament_directors(
+        acting_user=director, tournament=t, directors=[director, local_director]
+    )
+    import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
+    round_two = csv_text(
+        f"2,1,{P1},{P3},100,0,no,no,",  # known players: fine
+        f"2,2,{P2},{P5},100,20,no,no,",  # Irene Jáuregui and Julián Kuri are nobody yet
+    )
+    before = counts()
+
+    with pytest.raises(ImportRefused) as caught:
+        import_domino_results(acting_user=local_director, tournament=t, data=round_two)
+
+    assert caught.value.codes == [(3, "import_cannot_create_players")]
+    assert "«Irene Jáuregui» no está en el registro de jugadores" in caught.value.errors[0][1]
+    assert counts() == before
+    # The same through the upload form, the page that director uses.
+    client.force_login(local_director)
+    response = client.post(
+        reverse("manage:import", args=[t.slug]),
+        {"kind": "results", "file": SimpleUploadedFile("r2.csv", round_two.encode())},
+    )
+    assert response.status_code == 400
+    assert "Línea 3:" in response.content.decode()
+    assert counts() == before
+    # A club director's import creates them.
+    report = import_domino_results(acting_user=director, tournament=t, data=round_two)
+    assert (report.created, report.players_created, report.entries_created) == (2, 2, 1)
+    assert Player.objects.filter(full_name="Irene Jáuregui").exists()

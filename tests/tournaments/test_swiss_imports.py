@@ -344,6 +344,37 @@ def test_a_drop_before_a_round_already_played_is_refused(director):
     assert Entry.objects.get(player1__full_name=ANA).dropped_after_round is None
 
 
+def test_a_round_out_of_order_is_refused_and_nothing_is_stored(director):
+    t = swiss()
+    data = csv_text(
+        f"1,1,{ANA},{BETO},2,1,,",
+        f"3,1,{CIRO},{DORA},2,0,,",  # round 2 does not exist: round 3 cannot come next
+        f"3,,{EVA},,,,,",
+    )
+
+    with pytest.raises(ImportRefused) as caught:
+        import_match_results(acting_user=director, tournament=t, data=data)
+
+    assert caught.value.codes == [(3, "round_out_of_order"), (4, "round_out_of_order")]
+    assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)
+
+
+def test_a_round_beyond_the_planned_rounds_is_refused_and_nothing_is_stored(director):
+    t = swiss(rounds_planned=1)
+    data = csv_text(
+        f"1,1,{ANA},{BETO},2,1,,",
+        f"2,1,{ANA},{CIRO},2,0,,",
+        f"2,,{BETO},,,,,a",
+    )
+
+    with pytest.raises(ImportRefused) as caught:
+        import_match_results(acting_user=director, tournament=t, data=data)
+
+    assert caught.value.codes == [(3, "round_beyond_planned"), (4, "round_beyond_planned")]
+    assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)
+    assert Entry.objects.filter(dropped_after_round__isnull=False).count() == 0
+
+
 def test_a_dominó_tournament_refuses_the_match_file():
     t = services.create_tournament(
         acting_user=None,

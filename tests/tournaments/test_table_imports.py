@@ -81,7 +81,7 @@ def write(tmp_path, text, name="mesas.csv"):
 
 def seat_rows(t):
     return [
-        (s.round.number, s.table.number, s.position, s.entry.name, s.vp)
+        (s.round.number, s.table.number, s.position, s.entry.name, s.victory_points)
         for s in Seat.objects.filter(round__tournament=t)
         .select_related("round", "table", "entry__player1")
         .order_by("round__number", "table__number", "position")
@@ -253,7 +253,7 @@ def test_importing_two_rounds_of_seven_stores_seats_results_and_standings(direct
             ln.entry.name,
             ln.f["games"],
             ln.f["points"],
-            ln.f["vp"],
+            ln.f["victory_points"],
             ln.f["pct_sum"],
             ln.f["per_round"],
             ln.row.decided_by,
@@ -263,7 +263,7 @@ def test_importing_two_rounds_of_seven_stores_seats_results_and_standings(direct
         (1, ANA, 2, 9, 19, Decimal("64.36"), {1: 5, 2: 4}, None),
         (2, EVA, 2, 8, 18, Decimal("59.85"), {1: 5, 2: 3}, None),
         (3, BETO, 2, 7, 18, Decimal("53.70"), {1: 3, 2: 4}, None),
-        (4, DORA, 2, 5, 15, Decimal("43.70"), {1: 1, 2: 4}, "vp"),
+        (4, DORA, 2, 5, 15, Decimal("43.70"), {1: 1, 2: 4}, "victory_points"),
         (5, FABIAN, 2, 5, 14, Decimal("46.72"), {1: 3, 2: 2}, "pct_sum"),
         (6, GEMA, 2, 5, 14, Decimal("40.97"), {1: 2, 2: 3}, "pct_sum"),
         (7, CIRO, 2, 3, 12, Decimal("40.57"), {1: 2, 2: 1}, None),
@@ -287,7 +287,7 @@ def test_reimport_with_one_changed_vp_counts_it_and_keeps_history(
     assert result_rows(t) == [(1, 1, False, 1), (1, 2, False, 1), (2, 1, True, 1), (2, 2, False, 2)]
     assert seat_rows(t)[-3:] == [(2, 2, 1, BETO, 10), (2, 2, 2, DORA, 10), (2, 2, 3, GEMA, 9)]
     gema = Seat.objects.get(round__number=2, entry__player1__full_name=GEMA)
-    assert [(h.history_type, h.vp) for h in gema.history.order_by("history_date")] == [
+    assert [(h.history_type, h.victory_points) for h in gema.history.order_by("history_date")] == [
         ("+", 8),
         ("~", 9),
     ]
@@ -429,6 +429,52 @@ def test_more_line_errors_are_each_listed(director):
         (11, "table_required"),
     ]
     assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)
+
+
+def test_a_round_out_of_order_is_refused_and_nothing_is_stored(director):
+    t = table_game()
+    data = csv_text(*ROUND_ONE, *(line.replace("2,", "3,", 1) for line in ROUND_TWO))
+
+    with pytest.raises(ImportRefused) as caught:
+        import_table_results(acting_user=director, tournament=t, data=data)
+
+    assert caught.value.codes == [(n, "round_out_of_order") for n in range(9, 16)]
+    assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)
+
+
+def test_a_round_beyond_the_planned_rounds_is_refused_and_nothing_is_stored(director):
+    t = table_game(rounds_planned=1)
+
+    with pytest.raises(ImportRefused) as caught:
+        import_table_results(acting_user=director, tournament=t, data=TWO_ROUNDS)
+
+    assert caught.value.codes == [(n, "round_beyond_planned") for n in range(9, 16)]
+    assert "1 rondas previstas" in dict(caught.value.errors)[9]
+    assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)
+
+
+def test_a_director_of_the_tournament_only_cannot_add_players_by_import(director):
+    from django.contrib.auth.models import User
+
+    local = User.objects.create_user("local", password="clave-de-prueba-3", is_staff=True)
+    t = table_game(director)
+    services.set_tournament_directors(
+        acting_user=director, tournament=t, directors=[director, local]
+    )
+    import_table_results(acting_user=director, tournament=t, data=csv_text(*ROUND_ONE))
+    before = nothing_stored()
+    data = csv_text(
+        *ROUND_TWO[:4], f"2,2,{BETO},10,no", f"2,2,{DORA},10,no", "2,2,Nadie Nuevo,8,no"
+    )
+
+    with pytest.raises(ImportRefused) as caught:
+        import_table_results(acting_user=local, tournament=t, data=data)
+
+    assert caught.value.codes == [(8, "import_cannot_create_players")]
+    assert nothing_stored() == before
+    # Known players only: that director's import goes through.
+    report = import_table_results(acting_user=local, tournament=t, data=csv_text(*ROUND_TWO))
+    assert (report.created, report.players_created) == (2, 0)
 
 
 def test_a_domino_tournament_refuses_the_table_file_and_vice_versa():

@@ -25,4 +25,4 @@ class StandingRow:
     decided_by: str | None  # which tiebreak separated this entry from the one(s) it was
     # level with: None, "sorteo", or a tiebreak named by the key of the figure it compares —
     # dominó "won", "efectividad", "tantos_a_favor" (and "diferencial", which has no figure),
-    # Swiss "omw", "gwp", "ogw", table "vp", "pct_sum"
+    # Swiss "omw", "gwp", "ogw", table "victory_points", "pct_sum"

@@ -2,10 +2,11 @@
 (seed 004, SCORING.md §4).
 
 Three or four players sit at a table; each ends the game with an in-game score (victory
-points, VP, a whole number ≥ 0). Pure Python, exact arithmetic: points and VP are ``int``;
-percentages are ``Decimal`` with exactly 2 decimals, rounded half up (``ROUND_HALF_UP``) once
-per game, as the seed's own example does, and then summed exactly. Where SCORING.md §4 settles
-a point the Russian seed leaves open or states differently, SCORING.md is the decision:
+points, VP, a whole number ≥ 0; the figure and tiebreak ``victory_points``). Pure Python,
+exact arithmetic: points and VP are ``int``; percentages are ``Decimal`` with exactly 2
+decimals, rounded half up (``ROUND_HALF_UP``) once per game, as the seed's own example does,
+and then summed exactly. Where SCORING.md §4 settles a point the Russian seed leaves open or
+states differently, SCORING.md is the decision:
 
 - the seed gives "2 points to the sole 3rd place or to every shared 2nd place" and "1 to all
   others"; §4's table (dense places; 1st shared 4 each, 2nd alone 3 / shared 2 each, 3rd alone
@@ -47,7 +48,7 @@ FIRST_ALONE_BY_TIME = 4
 LOWER_PLACE_POINTS = 1
 # Tiebreakers after tournament points, in order (SCORING.md §4); each is also its figure's key
 # and the ``decided_by`` name it gives.
-_CRITERIA = ("vp", "pct_sum")
+_CRITERIA = ("victory_points", "pct_sum")
 _CENT = Decimal("0.01")
 
 
@@ -208,16 +209,16 @@ def standings(
     objects); ``sorteo`` entry id → lot number (``int`` ≥ 0, lower ranks higher).
 
     Figures per entry (``StandingRow.figures``): ``games`` (tables played; byes not counted),
-    ``points`` (tournament points, byes included), ``vp`` (total in-game VP), ``byes`` — all
-    ``int`` —, ``pct_sum`` (``Decimal``, the sum of the per-game percentages, each already
-    rounded to 2 decimals; a bye adds 0) and ``per_round`` (``dict`` round number → tournament
-    points that round, a bye's 3 included).
+    ``points`` (tournament points, byes included), ``victory_points`` (total in-game VP),
+    ``byes`` — all ``int`` —, ``pct_sum`` (``Decimal``, the sum of the per-game percentages,
+    each already rounded to 2 decimals; a bye adds 0) and ``per_round`` (``dict`` round number
+    → tournament points that round, a bye's 3 included).
 
-    Order: points, then VP, then ``pct_sum``, all high to low; then the sorteo, only if every
+    Order: points, then ``victory_points``, then ``pct_sum``, all high to low; then the sorteo, only if every
     member of the still-tied group has a lot. Entries still level share the position
     (``shared=True``; 1, 2, 2, 4) and are listed by entry id. ``decided_by`` is the last
     criterion that split the group the entry was level in: ``None`` (never level on points, or
-    nothing split its group), ``"vp"``, ``"pct_sum"`` or ``"sorteo"``.
+    nothing split its group), ``"victory_points"``, ``"pct_sum"`` or ``"sorteo"``.
 
     Raises ``DomainError`` ``duplicate_entry`` or ``invalid_count`` (a bad lot), or
     ``ResultError`` ``unknown_entry``, ``invalid_round_number`` (not 1–99), ``table_seats``
@@ -236,7 +237,7 @@ def standings(
         e: {
             "games": 0,
             "points": 0,
-            "vp": 0,
+            "victory_points": 0,
             "pct_sum": Decimal("0.00"),
             "byes": 0,
             "per_round": {},
@@ -271,7 +272,7 @@ def standings(
             f = seat(game.round_number, entry_id)
             f["games"] += 1
             f["points"] += pts
-            f["vp"] += score
+            f["victory_points"] += score
             f["pct_sum"] += pct
             f["per_round"][game.round_number] = pts
     for bye in byes:

@@ -12,6 +12,8 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
 - ``tournaments``: create and change tournaments and their directors; register, remove, drop
   and undrop entries;
 - ``rounds``: pairings, seating, the todos-con-todos schedule, closing and reopening rounds;
+  one round, table or bye at a time for the imports (``get_or_create_round``, ``seat_table``,
+  ``unseat_table``, ``add_bye``), by the same rules;
 - ``results``: record and delete the result of a table, whatever the scoring system (the
   tournament's ``tournaments.systems`` adapter validates and stores the values);
 - ``castigos``: castigos and sorteos.
@@ -43,11 +45,15 @@ from tournaments.services.players import (
 )
 from tournaments.services.results import delete_result, record_result
 from tournaments.services.rounds import (
+    add_bye,
     close_round,
     generate_round_robin,
+    get_or_create_round,
     reopen_round,
+    seat_table,
     set_pairings,
     set_seating,
+    unseat_table,
 )
 from tournaments.services.tournaments import (
     TOURNAMENT_FIELDS,
@@ -64,6 +70,7 @@ __all__ = [
     "MAX_NAME",
     "TOURNAMENT_FIELDS",
     "ImportReport",
+    "add_bye",
     "add_castigo",
     "audit",
     "bump_version",
@@ -77,6 +84,7 @@ __all__ = [
     "drop_entry",
     "entered_by",
     "generate_round_robin",
+    "get_or_create_round",
     "lock_table",
     "parse_int",
     "record_result",
@@ -85,12 +93,14 @@ __all__ = [
     "remove_castigo",
     "remove_entry",
     "reopen_round",
+    "seat_table",
     "set_pairings",
     "set_player_active",
     "set_seating",
     "set_tournament_directors",
     "similar_players",
     "undrop_entry",
+    "unseat_table",
     "update_player",
     "update_tournament",
 ]

@@ -56,7 +56,7 @@ def clean_name(value: str, *, field: str, required: bool = True, max_length: int
 NUMBER_MESSAGES = {
     "tantos": ("tantos_missing", "not_integer"),
     "games": ("games_missing", "not_integer_games"),
-    "vp": ("score_missing", "not_integer_vp"),
+    "victory_points": ("score_missing", "not_integer_vp"),
 }
 
 
@@ -65,7 +65,7 @@ def parse_int(value, field: str, *, kind: str = "tantos") -> int:
 
     ``field`` names the box in the messages (a side, "A"/"B", or a seat); ``kind`` says what
     it holds, so the message names the right quantity: "tantos" (dominó), "games" (Swiss) or
-    "vp" (table games) — ``NUMBER_MESSAGES``.
+    "victory_points" (table games) — ``NUMBER_MESSAGES``.
 
     Raises ResultError "tantos_missing" (empty; its message by ``kind``), "not_integer" (text,
     decimals, "1e3", NaN, "--5", "²") or "value_too_large" (above ``MAX_SCORE``).

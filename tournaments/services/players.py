@@ -6,6 +6,7 @@ from django.db import transaction
 
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import Entry, Player, name_key
+from tournaments.permissions import is_director
 from tournaments.services.common import audit, clean_name
 
 
@@ -45,11 +46,19 @@ def create_player(
 ) -> Player:
     """Register a player. The name is kept exactly as typed (trimmed).
 
-    Raises DomainError "name_required", "name_too_long", "name_control_chars",
-    "member_number_taken". Duplicate names are allowed (see ``similar_players`` for the warning).
+    Only a club director may add players to the club (``permissions.is_director``: the player
+    form's rule, here once for every path, CSV imports included); ``acting_user`` None (a
+    management command, a script) may too. A director of one tournament only may not.
+
+    Raises DomainError "import_cannot_create_players" (not a club director), "name_required",
+    "name_too_long", "name_control_chars", "member_number_taken". Duplicate names are allowed
+    (see ``similar_players`` for the warning).
     """
+    name = clean_name(full_name, field=gettext_noop("nombre"))
+    if acting_user is not None and not is_director(acting_user):
+        raise DomainError("import_cannot_create_players", name=name)
     player = Player(
-        full_name=clean_name(full_name, field=gettext_noop("nombre")),
+        full_name=name,
         nickname=clean_name(nickname, field=gettext_noop("apodo"), required=False, max_length=60),
         member_number=_check_member_number(member_number, None),
         email=(email or "").strip(),

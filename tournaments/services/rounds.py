@@ -16,7 +16,6 @@ from tournaments.models import MAX_SCORE, Bye, Entry, Round, Seat, Table, Tourna
 from tournaments.pairing.round_robin import round_robin
 from tournaments.services.common import audit
 
-
 #: The highest table number of a round.
 MAX_TABLE = 9999
 
@@ -317,9 +316,10 @@ def seat_table(
     entries), one entry per side (two in an individual tournament: the two players sitting
     on that side); systems without sides give ``seats`` = the entries in seat order, as many
     as the system's ``seat_rule``. ``scores`` (entry id → a whole number ≥ 0, optional): each
-    seat's own score (``Seat.vp``) when the caller already has it (an import), stored with
-    the seat so its history starts with it; the result's ``record`` still validates it
-    (values that are not whole numbers 0–``MAX_SCORE`` are left for it to refuse).
+    seat's own score (``Seat.victory_points``) when the caller already has it (an import),
+    stored with the seat so its history starts with it; the result's ``record`` still
+    validates it (values that are not whole numbers 0–``MAX_SCORE`` are left for it to
+    refuse).
 
     Raises DomainError "wrong_system" (sides for a system without, or the reverse),
     "side_size", "table_size_seating", "bad_table" (not 1–``MAX_TABLE``), "foreign_entry",
@@ -356,22 +356,23 @@ def seat_table(
     )
     if table is not None:
         _check_table_free(table, rnd)
-    entry_ids = set(t.entries.values_list("pk", flat=True))
-    dropped = dict(
-        t.entries.filter(dropped_after_round__isnull=False).values_list("pk", "dropped_after_round")
+    # Only the entries of this table are read (an import seats hundreds of tables).
+    wanted = [e.pk for e, _side, _pos in layout]
+    dropped = dict(t.entries.filter(pk__in=wanted).values_list("pk", "dropped_after_round"))
+    elsewhere = set(
+        Bye.objects.filter(round=rnd, entry_id__in=wanted).values_list("entry_id", flat=True)
     )
-    elsewhere = set(Bye.objects.filter(round=rnd).values_list("entry_id", flat=True))
-    others = Seat.objects.filter(round=rnd)
+    others = Seat.objects.filter(round=rnd, entry_id__in=wanted)
     if table is not None:
         others = others.exclude(table=table)
     elsewhere.update(others.values_list("entry_id", flat=True))
     seen: set[int] = set()
     for e, _side, _pos in layout:
-        if e.pk not in entry_ids:
+        if e.pk not in dropped:
             raise DomainError("foreign_entry", name=e.name)
         if e.pk in seen or e.pk in elsewhere:
             raise DomainError("entry_twice", name=e.name)
-        if e.pk in dropped and dropped[e.pk] < rnd.number:
+        if dropped[e.pk] is not None and dropped[e.pk] < rnd.number:
             raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
         seen.add(e.pk)
     scores = {
@@ -387,7 +388,14 @@ def seat_table(
             audit(old, acting_user).delete()
     for e, side, pos in layout:
         audit(
-            Seat(table=table, round=rnd, entry=e, side=side, position=pos, vp=scores.get(e.pk)),
+            Seat(
+                table=table,
+                round=rnd,
+                entry=e,
+                side=side,
+                position=pos,
+                victory_points=scores.get(e.pk),
+            ),
             acting_user,
         ).save()
     return table

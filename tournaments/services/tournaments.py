@@ -12,7 +12,7 @@ from django.utils.text import slugify
 
 from tournaments import systems
 from tournaments.errors import DomainError, gettext_noop
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import TOURNAMENT_SETTINGS, Entry, Player, Tournament
 from tournaments.services.common import audit, clean_name, entered_by
 
 
@@ -25,23 +25,7 @@ def _unique_slug(name: str, date: dt.date) -> str:
     return slug
 
 
-TOURNAMENT_FIELDS = (
-    "name",
-    "date",
-    "venue",
-    "system",
-    "mode",
-    "target",
-    "time_limit",
-    "bye_rule",
-    "forfeit_winner_tantos",
-    "forfeit_loser_tantos",
-    "rounds_planned",
-    "rated",
-    "forfeits_rated",
-    "status",
-    "best_of",
-)
+TOURNAMENT_FIELDS = TOURNAMENT_SETTINGS  # the keyword arguments of create/update_tournament
 
 
 def _check_tournament(t: Tournament) -> None:

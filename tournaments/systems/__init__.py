@@ -41,6 +41,19 @@ def of(tournament) -> ScoringSystem:
     return get(tournament.system)
 
 
+def require(tournament, key: str, refusal: Exception) -> ScoringSystem:
+    """The registered system ``key`` when it is ``tournament``'s; else raise ``refusal`` (a
+    path meant for one system, like a per-system import command, given another's
+    tournament)."""
+    try:
+        system = get(key)
+    except UnknownSystem:
+        raise refusal from None
+    if of(tournament) is not system:
+        raise refusal
+    return system
+
+
 def result_relations() -> list[str]:
     """The names of ``Table``'s accessors to a result, one per storage model in use (two
     systems sharing a model share the name)."""
@@ -121,6 +134,7 @@ __all__ = [
     "no_result_q",
     "of",
     "register",
+    "require",
     "result_relations",
     "unregister",
     "with_cards",

@@ -99,10 +99,11 @@ class Card:
 class SyntheticTable:
     """One simulated table of ``manage.py generate_club`` (``ScoringSystem.synthetic_table``).
 
-    ``seats``: (index in the table's group, side, position, vp) of each seat, as ``Seat`` rows
-    take them; ``result``: the drawn result as a plain tuple, which only the same system reads
-    back (``synthetic_row``); ``points``: what each member of the group (same order as the
-    strengths given) adds to the running score the generator pairs the next round by."""
+    ``seats``: (index in the table's group, side, position, victory_points) of each seat, as
+    ``Seat`` rows take them; ``result``: the drawn result as a plain tuple, which only the same
+    system reads back (``synthetic_row``); ``points``: what each member of the group (same
+    order as the strengths given) adds to the running score the generator pairs the next round
+    by."""
 
     seats: list[tuple[int, str, int, int | None]]
     result: tuple
@@ -132,6 +133,7 @@ class ScoringSystem:
 
     key: str = ""
     label: str = ""
+    label_plural: str = ""  # "torneos {label_plural}": "de dominó", "suizos" ...
     result_model = None
     result_relation: str = ""
     modes: tuple[str, ...] = ("pairs", "individual", "single")
@@ -301,17 +303,31 @@ class ScoringSystem:
     # --- imports ----------------------------------------------------------------------------
 
     def import_results(self, *, acting_user, tournament, data, progress=None):
-        """Import a results CSV (all or nothing); returns an ``ImportReport``."""
+        """Import a results CSV of this system into ``tournament`` (all or nothing); returns
+        an ``ImportReport``, raises ``ImportRefused``. By default the generic seat-per-line
+        file (``tournaments.imports.generic``: header ``import_header``, starting with
+        ``round,table,player``, one line per seated player, the lines of a round/table one
+        table), for systems without sides; a system with its own file format overrides this.
+        ``progress(done, total)``, if given, is called after each table."""
         from tournaments.imports import generic
 
         return generic.import_results(
-            self, acting_user=acting_user, tournament=tournament, data=data
+            self, acting_user=acting_user, tournament=tournament, data=data, progress=progress
         )
 
-    def parse_import_row(self, row: dict, who) -> dict:
-        """The ``record`` values of one CSV row of the generic import (``row``: column →
-        text). Raise ``DomainError``/``ResultError`` for a bad value."""
-        return {name: row.get(name, "") for name in self.value_names()}
+    def parse_import_rows(self, rows: list[dict]) -> dict:
+        """The ``services.record_result`` values of one table of the generic import, from its
+        lines in seat order: each row maps every column of ``import_header`` to its text, plus
+        ``line`` (the file line) and ``entry_id`` (the seated entry's id).
+
+        Default: ``{"scores": {entry_id: <text of the 4th column>}}``, plus ``ended_by_time``
+        (yes/no, the same on every line) when the header has an ``ended_by_time`` column;
+        ``record`` validates the values. Raise a ``DomainError``, or an ``ExceptionGroup`` of
+        them to name several bad lines; an error with the parameter ``seat`` (1-based position
+        in ``rows``) is listed on that line, any other on every line of the table."""
+        from tournaments.imports import generic
+
+        return generic.default_values(self, rows)
 
     # --- synthetic data (manage.py generate_club) -------------------------------------------
     #

@@ -29,6 +29,7 @@ from tournaments.systems.base import (
 class Domino(ScoringSystem):
     key = "domino"
     label = _("Dominó")
+    label_plural = _("de dominó")
     result_relation = "result"
     modes = ("pairs", "individual", "single")
     settings_fields = (
@@ -278,7 +279,8 @@ class Domino(ScoringSystem):
             forfeit = typed.get("forfeit", "")
         elif result is not None:
             a, b, by_time = result.tantos_a, result.tantos_b, result.ended_by_time
-            forfeit = ""
+            # a stored no-show: the side that did not come is the one that lost
+            forfeit = ("A" if a < b else "B") if result.forfeit else ""
         else:
             a, b, by_time, forfeit = "", "", False, ""
         side_a, side_b = table.side_name("A"), table.side_name("B")
@@ -364,6 +366,17 @@ class Domino(ScoringSystem):
                 minutes=tournament.time_limit
             )
         return note
+
+    # --- imports ----------------------------------------------------------------------------
+
+    def import_results(self, *, acting_user, tournament, data, progress=None):
+        """The dominó results file, one line per game or bye
+        (``tournaments.imports.domino``; header ``import_header``)."""
+        from tournaments.imports import domino as importer
+
+        return importer.import_results(
+            self, acting_user=acting_user, tournament=tournament, data=data, progress=progress
+        )
 
     # --- synthetic data (manage.py generate_club; see ScoringSystem) ------------------------
 

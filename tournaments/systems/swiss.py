@@ -32,6 +32,7 @@ def pct(value) -> str:
 class Swiss(ScoringSystem):
     key = "swiss"
     label = _("Suizo (match play)")
+    label_plural = _("suizos")
     result_relation = "match_result"
     modes = ("single", "pairs")
     settings_fields = ("best_of",)
@@ -41,6 +42,7 @@ class Swiss(ScoringSystem):
         Tiebreak("ogw", _("por OGW"), "OGW %"),
         SORTEO,
     )
+    # xgettext:no-python-format
     order_hint = _(
         "Orden: puntos de encuentro (3 ganado, 1 empate), OMW, GWP, OGW (mínimo 33 % cada "
         "porcentaje), sorteo."
@@ -264,6 +266,18 @@ class Swiss(ScoringSystem):
 
     def sheet_note(self, tournament) -> str:
         return gettext("Encuentro al mejor de {best_of}").format(best_of=tournament.best_of)
+
+    # --- imports ----------------------------------------------------------------------------
+
+    def import_results(self, *, acting_user, tournament, data, progress=None):
+        """The match-play results file, one line per match or bye, with drops
+        (``tournaments.imports.swiss``; header ``import_header``). Returns a
+        ``MatchImportReport`` (an ``ImportReport`` with ``drops``)."""
+        from tournaments.imports import swiss as importer
+
+        return importer.import_results(
+            self, acting_user=acting_user, tournament=tournament, data=data, progress=progress
+        )
 
     # --- synthetic data (manage.py generate_club; see ScoringSystem) ------------------------
 

@@ -1,7 +1,12 @@
 """Table games for 3–4 players (seed 004, SCORING.md §4): 5/4/3/2/1 points, VP, percentages.
 
-A table's result is a ``TableResult`` (ended by time) plus each seat's VP (``Seat.vp``); the
-rules are ``tournaments.scoring.table``. Single-player entries only, no sides, never rated.
+A table's result is a ``TableResult`` (ended by time) plus each seat's VP
+(``Seat.victory_points``); the rules are ``tournaments.scoring.table``. Single-player entries
+only, no sides, never rated.
+
+Inside, the figure is ``victory_points`` (DESIGN.md, Names); the formats people use keep
+``vp``: the results CSV column, the standings CSV column and the round page's boxes
+(``vp_<entry id>``).
 """
 
 from __future__ import annotations
@@ -27,11 +32,12 @@ from tournaments.systems.base import (
 class TableGame(ScoringSystem):
     key = "table"
     label = _("Mesa de 3–4 jugadores")
+    label_plural = _("de juegos de mesa")
     result_relation = "table_result"
     modes = ("single",)
     settings_fields = ("time_limit",)
     tiebreaks = (
-        Tiebreak("vp", _("por VP"), _("VP")),
+        Tiebreak("victory_points", _("por VP"), _("VP")),
         Tiebreak("pct_sum", _("por suma de %"), _("Suma %")),
         SORTEO,
     )
@@ -79,21 +85,21 @@ class TableGame(ScoringSystem):
 
         t = tournament
         seated: dict[int, list[tuple[int, int, int]]] = {}
-        for table_id, entry_id, position, vp in Seat.objects.filter(
+        for table_id, entry_id, position, victory_points in Seat.objects.filter(
             round__tournament=t, table__table_result__isnull=False
-        ).values_list("table_id", "entry_id", "position", "vp"):
-            seated.setdefault(table_id, []).append((position, entry_id, vp))
+        ).values_list("table_id", "entry_id", "position", "victory_points"):
+            seated.setdefault(table_id, []).append((position, entry_id, victory_points))
         games = []
         for table_id, number, by_time in TableResult.objects.filter(
             table__round__tournament=t
         ).values_list("table_id", "table__round__number", "ended_by_time"):
             seats = sorted(seated.get(table_id, []))
-            if 3 <= len(seats) <= 4 and all(vp is not None for _, _, vp in seats):
+            if 3 <= len(seats) <= 4 and all(v is not None for _, _, v in seats):
                 games.append(
                     rules.TableGame(
                         number,
                         tuple(e for _, e, _ in seats),
-                        tuple(vp for _, _, vp in seats),
+                        tuple(v for _, _, v in seats),
                         by_time,
                     )
                 )
@@ -130,7 +136,12 @@ class TableGame(ScoringSystem):
         columns = [
             Column("games", _("PJ"), _("Partidas jugadas"), fig("games")),
             Column("points", _("Puntos"), _("Puntos"), fig("points"), strong=True),
-            Column("vp", _("VP"), _("Puntos de victoria en las partidas"), fig("vp")),
+            Column(
+                "victory_points",
+                _("VP"),
+                _("Puntos de victoria en las partidas"),
+                fig("victory_points"),
+            ),
             Column(
                 "pct_sum",
                 _("Suma %"),
@@ -150,8 +161,20 @@ class TableGame(ScoringSystem):
             )
         return columns
 
+    #: The standings CSV: (column, figure). The column names are a published format
+    #: (``vp`` stays); the figure is ``victory_points``.
+    _CSV = (
+        ("games", "games"),
+        ("points", "points"),
+        ("vp", "victory_points"),
+        ("pct_sum", "pct_sum"),
+    )
+
     def csv_header(self) -> tuple[str, ...]:
-        return ("games", "points", "vp", "pct_sum")
+        return tuple(column for column, _figure in self._CSV)
+
+    def csv_values(self, line) -> list:
+        return [line.row.figures.get(figure) for _column, figure in self._CSV]
 
     def csv_name_column(self) -> str:
         return "player"
@@ -195,15 +218,15 @@ class TableGame(ScoringSystem):
             if raw is None or (isinstance(raw, str) and raw.strip() == ""):
                 raise ResultError("score_missing", seat=seat.position, name=seat.entry.name)
             try:
-                numbers.append(parse_int(raw, seat.entry.name, kind="vp"))
+                numbers.append(parse_int(raw, seat.entry.name, kind="victory_points"))
             except ResultError as exc:  # the same error, told which seat it is
                 params = {**exc.params, "seat": seat.position, "name": seat.entry.name}
                 raise ResultError(exc.code, message=exc.template, **params) from exc
         rules.validate_table(numbers, ended_by_time=ended_by_time)
         for seat, value in zip(seats, numbers, strict=True):
-            if seat.vp != value:
-                seat.vp = value
-                audit(seat, acting_user).save(update_fields=["vp"])
+            if seat.victory_points != value:
+                seat.victory_points = value
+                audit(seat, acting_user).save(update_fields=["victory_points"])
         result = self.result_of(table) or TableResult(table=table)
         result.ended_by_time = ended_by_time
         result.entered_by = entered_by(acting_user)
@@ -214,18 +237,22 @@ class TableGame(ScoringSystem):
         """Remove the result and every seat's VP (history keeps both)."""
         from tournaments.services.common import audit
 
-        for seat in table.seats.exclude(vp=None):
-            seat.vp = None
-            audit(seat, acting_user).save(update_fields=["vp"])
+        for seat in table.seats.exclude(victory_points=None):
+            seat.victory_points = None
+            audit(seat, acting_user).save(update_fields=["victory_points"])
         audit(result, acting_user).delete()
 
     def _points(self, table) -> list:
         """Tournament points of each seat (seat order) of the stored result, or Nones."""
         result = self.result_of(table)
         seats = list(table.seats.all())
-        if result is not None and all(s.vp is not None for s in seats) and 3 <= len(seats) <= 4:
+        if (
+            result is not None
+            and all(s.victory_points is not None for s in seats)
+            and 3 <= len(seats) <= 4
+        ):
             return rules.tournament_points(
-                [s.vp for s in seats], ended_by_time=result.ended_by_time
+                [s.victory_points for s in seats], ended_by_time=result.ended_by_time
             )
         return [None] * len(seats)
 
@@ -237,7 +264,7 @@ class TableGame(ScoringSystem):
             if typed is not None:
                 value = typed.get(f"vp_{seat.entry_id}", "")
             else:
-                value = "" if seat.vp is None else seat.vp
+                value = "" if seat.victory_points is None else seat.victory_points
             note = ""
             if pts is not None and typed is None:
                 note = ngettext("{n} punto", "{n} puntos", pts).format(n=pts)
@@ -268,9 +295,11 @@ class TableGame(ScoringSystem):
         result = self.result_of(table)
         seats = []
         for seat, pts in zip(list(table.seats.all()), self._points(table), strict=True):
-            vp = "" if seat.vp is None or result is None else gettext("{vp} VP").format(vp=seat.vp)
+            score = ""
+            if seat.victory_points is not None and result is not None:
+                score = gettext("{vp} VP").format(vp=seat.victory_points)
             points = "" if pts is None else ngettext("{n} punto", "{n} puntos", pts).format(n=pts)
-            seats.append((seat.entry.name, vp, points))
+            seats.append((seat.entry.name, score, points))
         marks = []
         if result is not None and result.ended_by_time:
             marks.append((gettext("T"), gettext("terminada por tiempo")))
@@ -283,22 +312,43 @@ class TableGame(ScoringSystem):
 
     def finding_score(self, table, seat) -> str:
         """The seat's VP and points ("45 VP · 5 puntos")."""
-        if self.result_of(table) is None or seat.vp is None:
+        if self.result_of(table) is None or seat.victory_points is None:
             return ""
         seats = list(table.seats.all())
         points = self._points(table)
         for other, pts in zip(seats, points, strict=True):
             if other.pk == seat.pk and pts is not None:
                 return gettext("{vp} VP · {points}").format(
-                    vp=seat.vp, points=ngettext("{n} punto", "{n} puntos", pts).format(n=pts)
+                    vp=seat.victory_points,
+                    points=ngettext("{n} punto", "{n} puntos", pts).format(n=pts),
                 )
-        return gettext("{vp} VP").format(vp=seat.vp)
+        return gettext("{vp} VP").format(vp=seat.victory_points)
 
     def entrant_label(self) -> str:
         return gettext("Jugador")
 
     def sheet_note(self, tournament) -> str:
         return gettext("Juego de mesa: anota los VP de cada jugador")
+
+    # --- imports ----------------------------------------------------------------------------
+
+    def import_results(self, *, acting_user, tournament, data, progress=None):
+        """The generic seat-per-line file (``tournaments.imports.generic``), header
+        ``round,table,player,vp,ended_by_time``."""
+        from tournaments.imports import generic
+
+        return generic.import_results(
+            self, acting_user=acting_user, tournament=tournament, data=data, progress=progress
+        )
+
+    def parse_import_rows(self, rows):
+        """Each line's VP (a whole number ≥ 0) and ``ended_by_time`` (the same on every line),
+        the VP checked with ``scoring.table.validate_table``, every bad line named
+        (``tournaments.imports.table.values_of``). Returns ``scores`` (entry id → VP) and
+        ``ended_by_time``."""
+        from tournaments.imports.table import values_of
+
+        return values_of(rows)
 
     # --- synthetic data (manage.py generate_club; see ScoringSystem) ------------------------
 
@@ -316,10 +366,10 @@ class TableGame(ScoringSystem):
         tables end by time when there is a time limit. A seat's points: the seats it beat."""
         from tournaments.systems.base import SyntheticTable
 
-        vps = [max(0, round(rng.gauss(60 + (s - 1500) / 8, 18))) for s in strengths]
-        seats = [(k, "A", k + 1, vp) for k, vp in enumerate(vps)]
+        victory_points = [max(0, round(rng.gauss(60 + (s - 1500) / 8, 18))) for s in strengths]
+        seats = [(k, "A", k + 1, v) for k, v in enumerate(victory_points)]
         result = (bool(settings["time_limit"]) and rng.random() < 0.1,)
-        points = [sum(1 for other in vps if other < vp) for vp in vps]
+        points = [sum(1 for other in victory_points if other < v) for v in victory_points]
         return SyntheticTable(seats=seats, result=result, points=points)
 
     def synthetic_row(self, table_id, result, *, played_at, settings, tally):

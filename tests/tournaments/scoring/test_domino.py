@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.errors import DomainError, ResultError
-from tournaments.scoring import StandingRow, domino
+from tournaments.scoring import StandingRow
 from tournaments.scoring.domino import Game, SideFigures, game_figures, standings, validate_result
 
 
@@ -19,7 +19,6 @@ def order(rows):
 
 def row_of(rows, entry_id) -> StandingRow:
     return next(row for row in rows if row.entry_id == entry_id)
-
 
 
 # --- Per-game figures (SCORING.md §1, worked examples) ---------------------------------------

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.errors import DomainError, ResultError
-from tournaments.scoring import StandingRow, swiss
+from tournaments.scoring import StandingRow
 from tournaments.scoring.swiss import (
     FLOOR,
     Match,
@@ -51,7 +51,6 @@ def against_fillers(entry_id, results, fillers, rounds=None):
         ids.append(filler)
         matches.append(Match(rnd, entry_id, filler, *SCORES[result]))
     return ids, matches
-
 
 
 # --- Match points and game points (SCORING.md §3) --------------------------------------------

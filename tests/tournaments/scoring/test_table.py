@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.errors import DomainError, ResultError
-from tournaments.scoring import StandingRow, table
+from tournaments.scoring import StandingRow
 from tournaments.scoring.table import (
     TableBye,
     TableGame,
@@ -29,7 +29,6 @@ def order(rows):
 
 def row_of(rows, entry_id) -> StandingRow:
     return next(row for row in rows if row.entry_id == entry_id)
-
 
 
 # --- Tournament points at the table (SCORING.md §4) ------------------------------------------
@@ -213,7 +212,7 @@ def test_seed_example_b_ranks_above_a_on_the_percentage_sum():
     rows = standings(entry_ids, games)
     a, b = row_of(rows, A), row_of(rows, B)
     assert a.figures["points"] == b.figures["points"] == 13
-    assert a.figures["vp"] == b.figures["vp"] == 28
+    assert a.figures["victory_points"] == b.figures["victory_points"] == 28
     assert a.figures["pct_sum"] == Decimal("85.70")
     assert b.figures["pct_sum"] == Decimal("85.85")
     assert order(rows)[:2] == [B, A]
@@ -228,7 +227,7 @@ def test_seed_example_figures_of_a():
     assert a.figures == {
         "games": 3,
         "points": 13,
-        "vp": 28,
+        "victory_points": 28,
         "pct_sum": Decimal("85.70"),
         "byes": 0,
         "per_round": {1: 5, 2: 3, 3: 5},
@@ -248,7 +247,12 @@ def test_vp_breaks_a_points_tie():
     assert order(rows) == [1, 2, 3, 4]
     assert [row.position for row in rows] == [1, 2, 2, 4]
     assert [row.shared for row in rows] == [False, True, True, False]
-    assert [row.decided_by for row in rows] == [None, "vp", "vp", "vp"]
+    assert [row.decided_by for row in rows] == [
+        None,
+        "victory_points",
+        "victory_points",
+        "victory_points",
+    ]
 
 
 def test_still_level_players_share_the_position_until_a_sorteo():
@@ -257,14 +261,14 @@ def test_still_level_players_share_the_position_until_a_sorteo():
     assert order(rows) == [1, 3, 2, 4]
     assert [row.position for row in rows] == [1, 2, 3, 4]
     assert [row.shared for row in rows] == [False] * 4
-    assert [row.decided_by for row in rows] == [None, "sorteo", "sorteo", "vp"]
+    assert [row.decided_by for row in rows] == [None, "sorteo", "sorteo", "victory_points"]
 
 
 def test_a_sorteo_needs_a_lot_for_every_tied_player():
     games = [TableGame(1, (1, 2, 3, 4), (10, 8, 8, 6))]
     rows = standings([1, 2, 3, 4], games, sorteo={3: 1})
     assert [row.position for row in rows] == [1, 2, 2, 4]
-    assert row_of(rows, 3).decided_by == "vp"
+    assert row_of(rows, 3).decided_by == "victory_points"
 
 
 def test_level_players_on_everything_share_first_then_sorteo_decides():
@@ -290,14 +294,14 @@ def test_five_players_bye_gives_3_points_no_vp_and_0_percent():
     assert bye_row.figures == {
         "games": 0,
         "points": 3,
-        "vp": 0,
+        "victory_points": 0,
         "pct_sum": Decimal("0.00"),
         "byes": 1,
         "per_round": {1: 3},
     }
     # 3 points: level with the 2nd place (3 points, 8 VP), below it on VP
     assert order(rows) == [1, 2, 5, 3, 4]
-    assert bye_row.position == 3 and bye_row.decided_by == "vp"
+    assert bye_row.position == 3 and bye_row.decided_by == "victory_points"
 
 
 def test_five_players_over_two_rounds_add_the_bye_to_the_round_points():
@@ -324,7 +328,7 @@ def test_entry_without_games_has_zero_figures():
     assert row_of(rows, 9).figures == {
         "games": 0,
         "points": 0,
-        "vp": 0,
+        "victory_points": 0,
         "pct_sum": Decimal("0.00"),
         "byes": 0,
         "per_round": {},

@@ -5,7 +5,7 @@ public round page and the admin. Nothing outside this module knows about it.
 The toy, "Diana": 3–4 players throw at a target, each scores 0–50; the best score of the
 table takes 2 points (a shared best, 1 each), the others 0; standings by points, then total
 score, then sorteo. It stores its results where the table games do (``TableResult`` and
-``Seat.vp``), with rules of its own.
+``Seat.victory_points``), with rules of its own.
 """
 
 from __future__ import annotations
@@ -54,19 +54,19 @@ class Diana(ScoringSystem):
 
     def gather(self, tournament, *, entries):
         scores: dict[int, list[tuple[int, int, int]]] = {}
-        for table_id, entry_id, position, vp in Seat.objects.filter(
+        for table_id, entry_id, position, score in Seat.objects.filter(
             round__tournament=tournament, table__table_result__isnull=False
-        ).values_list("table_id", "entry_id", "position", "vp"):
-            scores.setdefault(table_id, []).append((position, entry_id, vp))
+        ).values_list("table_id", "entry_id", "position", "victory_points"):
+            scores.setdefault(table_id, []).append((position, entry_id, score))
         return {"entry_ids": list(entries), "tables": [sorted(s) for s in scores.values()]}
 
     def rank(self, tournament, inputs):
         figures = {e: {"points": 0, "total": 0, "played": 0} for e in inputs["entry_ids"]}
         for seats in inputs["tables"]:
-            values = [vp for _, _, vp in seats]
-            for (_, entry_id, vp), pts in zip(seats, diana_points(values), strict=True):
+            values = [score for _, _, score in seats]
+            for (_, entry_id, score), pts in zip(seats, diana_points(values), strict=True):
                 figures[entry_id]["points"] += pts
-                figures[entry_id]["total"] += vp
+                figures[entry_id]["total"] += score
                 figures[entry_id]["played"] += 1
         return rank(
             inputs["entry_ids"],
@@ -112,8 +112,8 @@ class Diana(ScoringSystem):
                 )
             numbers.append(int(text))
         for seat, value in zip(seats, numbers, strict=True):
-            seat.vp = value
-            services.audit(seat, acting_user).save(update_fields=["vp"])
+            seat.victory_points = value
+            services.audit(seat, acting_user).save(update_fields=["victory_points"])
         result = self.result_of(table) or TableResult(table=table)
         result.entered_by = services.entered_by(acting_user)
         services.audit(result, acting_user).save()
@@ -122,7 +122,8 @@ class Diana(ScoringSystem):
     def row_fields(self, table, tournament, typed):
         fields = []
         for seat in table.seats.all():
-            value = (typed or {}).get(f"vp_{seat.entry_id}", "" if seat.vp is None else seat.vp)
+            stored = "" if seat.victory_points is None else seat.victory_points
+            value = (typed or {}).get(f"vp_{seat.entry_id}", stored)
             fields.append(
                 RowField(
                     f"vp_{seat.entry_id}",
@@ -137,7 +138,7 @@ class Diana(ScoringSystem):
     def card(self, table):
         result = self.result_of(table)
         seats = [
-            (s.entry.name, "" if result is None else f"{s.vp} en la diana", "")
+            (s.entry.name, "" if result is None else f"{s.victory_points} en la diana", "")
             for s in table.seats.all()
         ]
         return Card(has_result=result is not None, score="" if result else "vs", seats=seats)
@@ -209,7 +210,9 @@ def test_round_page_captures_a_result_with_the_toys_boxes_and_rules(seated, dire
     saved = director_client.post(url, {**scores, "version": "0"}, HTTP_HX_REQUEST="true")
     assert saved.status_code == 200
     assert list(
-        Seat.objects.filter(table=table).order_by("position").values_list("vp", flat=True)
+        Seat.objects.filter(table=table)
+        .order_by("position")
+        .values_list("victory_points", flat=True)
     ) == [
         30,
         45,
@@ -273,9 +276,9 @@ def test_csv_import_goes_through_the_toys_record(seated, director):
     )
     assert report.created == 1
     table = Table.objects.get(round__tournament=t, round__number=2)
-    assert [(s.entry.player1.full_name, s.vp) for s in table.seats.order_by("position")] == list(
-        zip(NAMES, [5, 6, 7, 8], strict=True)
-    )
+    assert [
+        (s.entry.player1.full_name, s.victory_points) for s in table.seats.order_by("position")
+    ] == list(zip(NAMES, [5, 6, 7, 8], strict=True))
     bad = ["round,table,player,diana"] + [
         f"3,1,{name},{v}" for name, v in zip(NAMES, [5, 60, 7, 8], strict=True)
     ]
@@ -302,7 +305,9 @@ def test_admin_edits_the_toys_result_through_the_registry(seated, superuser, cli
     saved = client.post(add_url, data)
     assert saved.status_code == 302
     assert list(
-        Seat.objects.filter(table=table).order_by("position").values_list("vp", flat=True)
+        Seat.objects.filter(table=table)
+        .order_by("position")
+        .values_list("victory_points", flat=True)
     ) == [
         10,
         11,

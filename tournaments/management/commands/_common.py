@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments import imports
 from tournaments.errors import DomainError
 from tournaments.imports import ImportRefused
 from tournaments.models import Tournament
@@ -40,23 +41,29 @@ def warn(command, report) -> None:
 
 
 class ResultsImportCommand(BaseCommand):
-    """``manage.py import_*_results SLUG FILE.csv``: one all-or-nothing import of a results file.
+    """``manage.py import_results SLUG FILE.csv``: one all-or-nothing import of a results file,
+    in the format of the tournament's scoring system (``tournaments.imports.import_results``).
 
-    Subclasses set ``help`` and ``importer`` (a ``tournaments.imports`` function) and may
-    override ``details`` (the second summary line, from the ``ImportReport``).
+    The older per-format commands (``import_domino_results`` ...) are this command with
+    another ``importer`` (a ``tournaments.imports`` function that refuses a tournament of
+    another system); they may override ``details`` (the second summary line, from the
+    ``ImportReport``).
     """
 
-    importer = None
+    importer = staticmethod(imports.import_results)
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("file")
 
     def details(self, report) -> str:
-        return (
-            f"descansos: {report.byes}, jugadores nuevos: {report.players_created}, "
-            f"inscripciones nuevas: {report.entries_created}"
-        )
+        """Byes, drops (when the report counts them), players and entries created."""
+        parts = [f"descansos: {report.byes}"]
+        if hasattr(report, "drops"):
+            parts.append(f"retirados: {report.drops}")
+        parts.append(f"jugadores nuevos: {report.players_created}")
+        parts.append(f"inscripciones nuevas: {report.entries_created}")
+        return ", ".join(parts)
 
     def handle(self, *args, **opts):
         tournament = tournament_by_slug(opts["slug"])

@@ -2,8 +2,9 @@
 table-game tournament and print its slug.
 
 Each option fills a tournament setting and is refused, in words, for a scoring system that
-does not have that setting (``ScoringSystem.fields``: ``--target`` and ``--forfeit-score``
-are dominó's, ``--best-of`` swiss'). ``--mode`` defaults to the system's first mode and must
+does not have that setting (``ScoringSystem.fields``: ``--forfeit-score`` and ``--bye-rule``
+are dominó's, ``--best-of`` swiss'), except ``--target`` and ``--time-limit``, accepted and
+stored for any system as they always were (only the systems that have them use them). ``--mode`` defaults to the system's first mode and must
 be one it accepts (table games: ``single`` only); a system may require settings
 (``required_settings``: dominó needs ``--mode`` and ``--target``).
 """
@@ -27,6 +28,10 @@ OPTION_SETTINGS = (
     ("bye_rule", "bye_rule"),
     ("forfeit_score", "forfeit_winner_tantos"),
 )
+
+
+#: Options accepted (and stored) whatever the system, as they always were: scripts pass them.
+KEPT = ("target", "time_limit")
 
 
 class Command(BaseCommand):
@@ -87,10 +92,14 @@ class Command(BaseCommand):
         # Each option and the setting it fills: an option given for a setting the system does
         # not have is refused in words (it would be silently ignored otherwise).
         for option, setting in OPTION_SETTINGS:
-            if opts[option] is not None and setting not in applies:
+            if opts[option] is not None and setting not in applies and option not in KEPT:
                 flag = "--" + option.replace("_", "-")
+                having = " o ".join(
+                    str(s.label_plural) for s in systems.all_systems() if setting in s.fields()
+                )
                 raise CommandError(
-                    f"{flag} no vale para el sistema «{system.label}» (--system {system.key})."
+                    f"{flag} solo vale para torneos {having}; este es «{system.label}» "
+                    f"(--system {system.key})."
                 )
         missing = [f"--{k}" for k in system.required_settings if opts[k] is None]
         if missing:
@@ -99,8 +108,9 @@ class Command(BaseCommand):
             )
         mode = opts["mode"] or system.modes[0]
         if mode not in system.modes:
+            allowed = " o ".join(f"«{m}»" for m in system.modes)
             raise CommandError(
-                f"El sistema «{system.label}» admite --mode {', '.join(system.modes)}; "
+                f"En un torneo «{system.label}», --mode solo puede ser {allowed}; "
                 f"se recibió «{mode}»."
             )
         fields = {
@@ -112,7 +122,8 @@ class Command(BaseCommand):
             "status": Tournament.Status.RUNNING,
         }
         for option, setting in OPTION_SETTINGS:
-            if setting in applies and opts[option] is not None and option != "forfeit_score":
+            kept = setting in applies or option in KEPT
+            if kept and opts[option] is not None and option != "forfeit_score":
                 fields[setting] = opts[option]
         if "rated" in applies:
             fields["rated"] = opts["rated"]

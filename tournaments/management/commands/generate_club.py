@@ -196,7 +196,7 @@ def invented_name(rng: random.Random) -> str:
 
 @dataclass
 class TablePlan:
-    seats: list[tuple[int, str, int, int | None]]  # (entry index, side, position, vp)
+    seats: list[tuple[int, str, int, int | None]]  # (entry index, side, position, victory_points)
     result: tuple  # drawn by the system's ``synthetic_table``, read by its ``synthetic_row``
 
 
@@ -483,7 +483,7 @@ class Generator:
         """One table of ``group`` (entry indices, in seat order): the system draws the result
         and the points each entry adds to its running score."""
         drawn = adapter.synthetic_table(self.rng, [strength[e] for e in group], fields)
-        seats = [(group[k], side, pos, vp) for k, side, pos, vp in drawn.seats]
+        seats = [(group[k], side, pos, v) for k, side, pos, v in drawn.seats]
         for e, points in zip(group, drawn.points, strict=True):
             score[e] += points
         rp.tables.append(TablePlan(seats=seats, result=drawn.result))
@@ -555,9 +555,9 @@ class Generator:
                             entry_id=entry_id[e],
                             side=side,
                             position=pos,
-                            vp=vp,
+                            victory_points=victory_points,
                         )
-                        for e, side, pos, vp in tplan.seats
+                        for e, side, pos, victory_points in tplan.seats
                     ]
                     rows.append(
                         adapter.synthetic_row(

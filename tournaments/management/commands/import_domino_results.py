@@ -1,4 +1,6 @@
-"""``manage.py import_domino_results SLUG FILE.csv``: import dominó results (all or nothing)."""
+"""``manage.py import_domino_results SLUG FILE.csv``: import dominó results (all or nothing;
+``tournaments.imports.import_domino_results``). The same as ``import_results`` for a dominó
+tournament; refuses any other."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """``manage.py import_match_results SLUG FILE.csv``: import swiss match-play results (all or
-nothing; ``tournaments.imports.import_match_results``)."""
+nothing; ``tournaments.imports.import_match_results``). The same as ``import_results`` for a
+Swiss tournament; refuses any other."""
 
 from __future__ import annotations
 
@@ -13,10 +14,3 @@ class Command(ResultsImportCommand):
         "(round,table,player_a,player_b,games_a,games_b,games_drawn,drop)."
     )
     importer = staticmethod(import_match_results)
-
-    def details(self, report) -> str:
-        return (
-            f"descansos: {report.byes}, retirados: {report.drops}, "
-            f"jugadores nuevos: {report.players_created}, "
-            f"inscripciones nuevas: {report.entries_created}"
-        )

@@ -1,5 +1,6 @@
 """``manage.py import_table_results SLUG FILE.csv``: import the results of a 3–4 player table
-game (all or nothing; ``tournaments.imports.import_table_results``, seed 004, SCORING.md §4)."""
+game (all or nothing; ``tournaments.imports.import_table_results``, seed 004, SCORING.md §4).
+The same as ``import_results`` for a table-game tournament; refuses any other."""
 
 from __future__ import annotations
 

@@ -223,7 +223,7 @@ def import_file(request, slug):
             messages.success(request, _("Castigos importados: {count}.").format(count=n))
     except DomainError as exc:
         errors = list(getattr(exc, "errors", []) or [])
-        form.add_error(None, exc.message)
+        form.add_error(None, exc.summary if errors else exc.message)
         return _tournament_page(request, t, import_form=form, import_errors=errors, status=400)
     return redirect("manage:tournament", slug=t.slug)
 

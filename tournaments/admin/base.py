@@ -1,0 +1,280 @@
+"""What every page of the tournaments admin shares: the base ``HistoryAdmin``, filters titled in
+Spanish, labels, and the way a correction goes through ``tournaments.services``.
+
+Writes (DESIGN.md, "Writes"): a form whose save has a service asks that service first, in
+``clean()``, inside a savepoint that is always rolled back (``dry_run``); a refusal becomes a
+form error with the service's own message, and nothing is stored. The save itself then calls
+the same service for real. The rules live once, in the services and the scoring systems.
+
+Unlike the directors' pages, the admin corrects closed rounds too (that is what it is for):
+``correcting`` reopens such a round through ``services.reopen_round`` for the correction and
+closes it again after, so the round's history says who corrected it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import contextmanager
+from typing import ClassVar
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db import router, transaction
+from django.http import Http404, HttpResponseRedirect
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from simple_history.admin import SimpleHistoryAdmin
+
+from tournaments import services, systems
+from tournaments.errors import DomainError
+from tournaments.models import Entry, Round, Table
+
+admin.site.site_header = _("Club de dominó — administración")
+admin.site.site_title = _("Club de dominó")
+admin.site.index_title = _("Administración del club")
+
+
+# --- words -------------------------------------------------------------------------------------
+
+
+def message(code: str, **params) -> str:
+    """The text of a domain error code (``tournaments.errors.MESSAGES``), in the active language."""
+    return DomainError(code, **params).message
+
+
+def table_label(table: Table) -> str:
+    """ "Copa · ronda 2 · mesa 3": a table named by its tournament, round and number."""
+    rnd = table.round
+    return gettext("{tournament} · ronda {round} · mesa {table}").format(
+        tournament=rnd.tournament.name, round=rnd.number, table=table.number
+    )
+
+
+def entry_label(entry: Entry) -> str:
+    return entry.name
+
+
+def score_text(table: Table) -> str:
+    """A table's stored result in one short text, whatever its system: the result boxes as the
+    system sums them up (``typed_summary`` of its ``row_fields``: "100–50", "2–1–0",
+    "10, 7, 3") and the marks of its public card ("terminada por tiempo" ...); "—" without a
+    result. Uses the table's prefetched seats."""
+    try:
+        system = systems.of(table.round.tournament)
+    except systems.UnknownSystem:
+        return "—"
+    if system.result_of(table) is None:
+        return "—"
+    boxes = system.row_fields(table, table.round.tournament, None)
+    text = system.typed_summary(
+        {
+            box.name: "" if box.value in (None, "") else str(box.value)
+            for box in boxes
+            if box.kind != "checkbox"
+        }
+    )
+    marks = [str(words) for _abbr, words in system.card(table).marks]
+    return text + (f" ({', '.join(marks)})" if marks else "")
+
+
+# --- filters -----------------------------------------------------------------------------------
+
+
+class TitledRelatedFilter(admin.RelatedFieldListFilter):
+    """A related-field filter titled in Spanish (the models' foreign keys have no Spanish label)."""
+
+    filter_title = ""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = self.filter_title
+
+
+def titled(title: str, base=TitledRelatedFilter):
+    return type("Filter", (base,), {"filter_title": title})
+
+
+class TitledChoicesFilter(admin.ChoicesFieldListFilter):
+    filter_title = ""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = self.filter_title
+
+
+class TitledBooleanFilter(admin.BooleanFieldListFilter):
+    filter_title = ""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = self.filter_title
+
+
+# --- writing through the services --------------------------------------------------------------
+
+
+class _Undo(Exception):
+    """Raised to roll back a dry run that went through."""
+
+
+def dry_run(call: Callable[[], object]) -> DomainError | None:
+    """Run ``call`` (a service call) in a savepoint that is always rolled back: the
+    ``DomainError`` it raised, or None if it would go through. Its commit hooks (ledger
+    replay, page cache) are discarded with the savepoint."""
+    try:
+        with transaction.atomic():
+            call()
+            raise _Undo
+    except _Undo:
+        return None
+    except DomainError as exc:
+        return exc
+
+
+@contextmanager
+def correcting(rnd: Round | None, acting_user):
+    """Let the admin correct ``rnd`` even when it is closed: reopen it
+    (``services.reopen_round``) for the block and close it again after
+    (``services.close_round``; if a result is now missing, as after deleting one, the round
+    is closed again as its own admin page would, with history). Run it inside a transaction:
+    if the block raises, the reopening is undone with it."""
+    if rnd is None or not Round.objects.filter(pk=rnd.pk, closed=True).exists():
+        yield
+        return
+    services.reopen_round(acting_user=acting_user, round=rnd)
+    yield
+    try:
+        services.close_round(acting_user=acting_user, round=rnd)
+    except DomainError:
+        fresh = Round.objects.get(pk=rnd.pk)
+        fresh.closed = True
+        services.audit(fresh, acting_user).save(update_fields=["closed"])
+
+
+def touch_tables(user, table_ids) -> None:
+    """Bump the version of each of these tables that has a result, of any system (with
+    history), as ``services.record_result`` does: for admin edits no service covers (moving a
+    seat, changing an entry's players). The ledger replays through ``rankings.signals``."""
+    ids = sorted({pk for pk in table_ids if pk})
+    if not ids:
+        return
+    with transaction.atomic():
+        # Only the tables are locked: PostgreSQL refuses FOR NO KEY UPDATE on the nullable
+        # side of the result joins ``has_result_q`` adds.
+        for tbl in (
+            Table.objects.select_for_update(no_key=True, of=("self",))
+            .filter(pk__in=ids)
+            .filter(systems.has_result_q())
+            .order_by("pk")
+        ):
+            services.bump_version(tbl, user)
+
+
+class ServiceForm:
+    """Mixin of the admin's model forms whose save is a service call.
+
+    ``acting_user`` is set by the admin (``HistoryAdmin.get_form``); ``error_fields`` maps a
+    ``DomainError`` code to the field its message belongs to (others are non-field errors)."""
+
+    acting_user = None
+    error_fields: ClassVar[dict[str, str]] = {}
+
+    def check_with(self, call: Callable[[], object]) -> bool:
+        """Ask the service (``dry_run``); a refusal becomes a form error. True if it passed."""
+        exc = dry_run(call)
+        if exc is None:
+            return True
+        self.add_domain_error(exc)
+        return False
+
+    def add_domain_error(self, exc: DomainError) -> None:
+        field = self.error_fields.get(exc.code)
+        if field not in self.fields:
+            field = None
+        self.add_error(field, ValidationError(exc.message, code=exc.code))
+
+
+# --- the base admin ----------------------------------------------------------------------------
+
+
+class HistoryAdmin(SimpleHistoryAdmin):
+    """Base admin: change history, the acting user handed to the forms (``ServiceForm``), and
+    a way to refuse a write that a service turned down after the form passed (``refuse``)."""
+
+    list_per_page = 50
+
+    def _check_id(self, object_id, version_id=None) -> None:
+        """A mistyped id in a history URL ("/history/abc/") is a 404, as Django's own change
+        pages answer, not the 500 that django-simple-history's views would raise."""
+        try:
+            self.model._meta.pk.to_python(object_id)
+            if version_id is not None:
+                int(version_id)
+        except (ValidationError, ValueError, TypeError):
+            raise Http404(gettext("No existe ese registro.")) from None
+
+    def history_view(self, request, object_id, extra_context=None):
+        self._check_id(object_id)
+        return super().history_view(request, object_id, extra_context=extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        """A revert saves through the same form and services as the change page, all or
+        nothing (django-simple-history's own view has no transaction)."""
+        self._check_id(object_id, version_id)
+        return self._all_or_nothing(
+            request,
+            super().history_form_view,
+            object_id,
+            version_id,
+            extra_context=extra_context,
+        )
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        return self._all_or_nothing(
+            request, super().changeform_view, object_id, form_url, extra_context
+        )
+
+    def delete_view(self, request, object_id, extra_context=None):
+        return self._all_or_nothing(request, super().delete_view, object_id, extra_context)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.acting_user = request.user  # a class made for this request (modelform_factory)
+        return form
+
+    # A write a service refused after its form passed (a rare race, or a result typed with
+    # seats changed in the same post): the whole request is undone (``_all_or_nothing``) and
+    # the page says why, without the "changed successfully" message.
+
+    def refuse(self, request, exc: DomainError) -> None:
+        """Record that a service refused this request's write, with its message."""
+        request._admin_refused = True
+        self.message_user(request, exc.message, messages.ERROR)
+
+    def _all_or_nothing(self, request, view, *args, **kwargs):
+        """Run an admin view in one transaction, rolled back at its end if a write was refused
+        (``refuse``): nothing of the request stays, not even its log entry."""
+        with transaction.atomic(using=router.db_for_write(self.model)):
+            response = view(request, *args, **kwargs)
+            if self.refused(request):
+                transaction.set_rollback(True)
+        return response
+
+    @staticmethod
+    def refused(request) -> bool:
+        return getattr(request, "_admin_refused", False)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if self.refused(request):
+            return HttpResponseRedirect(request.get_full_path())
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        if self.refused(request):
+            return HttpResponseRedirect(request.get_full_path())
+        return super().response_change(request, obj)
+
+    def response_delete(self, request, obj_display, obj_id):
+        if self.refused(request):
+            return HttpResponseRedirect(request.get_full_path().replace("/delete/", "/change/"))
+        return super().response_delete(request, obj_display, obj_id)

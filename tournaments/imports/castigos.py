@@ -1,0 +1,124 @@
+"""The castigos file (SCORING.md §1, Castigos): one castigo per line, all or nothing.
+
+Header exactly ``CASTIGOS_HEADER``::
+
+    round,player,tantos,reason
+    1,Bruno Castillo,25,Habló durante la mano
+    ,Gloria Hinojosa,10,Llegó tarde
+
+Each line is read here (its round and player); each castigo is charged through
+``services.add_castigo``, whose rules are the castigo form's (tantos 1–``MAX_SCORE``, a reason),
+and whose refusals are listed with their line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.db import transaction
+from django.utils.translation import gettext_noop
+
+from tournaments import services, systems
+from tournaments.errors import DomainError
+from tournaments.imports.reading import (
+    MAX_ROUND,
+    Errors,
+    decode,
+    field_count,
+    positive,
+    read_rows,
+)
+from tournaments.models import Castigo, Player, Round, Tournament
+
+CASTIGOS_HEADER = ("round", "player", "tantos", "reason")
+
+
+def _whole(value: str) -> int | None:
+    """The tantos of a line as a number, to compare with the castigos already recorded (None
+    when it is not one: ``add_castigo`` then refuses it)."""
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
+def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -> int:
+    """Import castigos from a CSV file (bytes or text); all or nothing.
+
+    ``round`` may be empty (the castigo belongs to no round) or name an existing, open round;
+    ``player`` is the exact full name of a player entered in the tournament; ``tantos`` a
+    whole number 1–``MAX_SCORE`` and ``reason`` required (``services.add_castigo``'s rules).
+    Importing the same file again creates nothing: a castigo identical to one already
+    recorded (player, round, tantos, reason) counts as present, as many times as it is
+    recorded. Returns the number of castigos created.
+
+    Raises DomainError "castigos_not_applicable" (a system without castigos) or
+    ``ImportRefused`` (file-level codes as the results imports; per line "field_count",
+    "bad_round", "round_missing", "round_closed", "player_unknown", "player_not_entered",
+    "ambiguous_player", "castigo_tantos", "name_required" ...). Nothing is stored on error.
+    """
+    rows = read_rows(decode(data), CASTIGOS_HEADER)
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+        system = systems.of(t)
+        if systems.CASTIGOS not in system.actions(t):
+            raise DomainError("castigos_not_applicable", system=system.label)
+        rounds = {r.number: r for r in t.rounds.all()}
+        entered = {pid for e in t.entries.all() for pid in e.player_ids()}
+        players: dict[str, list[Player]] = {}
+        wanted: list[tuple[int, Player, Round | None, str, str]] = []
+        errors = Errors()
+        for line, f in rows:
+            try:
+                field_count(f, CASTIGOS_HEADER)
+                round_s, name, tantos_s, reason = f
+                rnd = None
+                if round_s:
+                    number = positive(round_s, "bad_round", MAX_ROUND)
+                    rnd = rounds.get(number)
+                    if rnd is None:
+                        raise DomainError("round_missing", number=number)
+                    if rnd.closed:
+                        raise DomainError("round_closed", number=number)
+                name = services.clean_name(name, field=gettext_noop("jugador"))
+                if name not in players:
+                    players[name] = list(Player.objects.filter(full_name=name).order_by("pk"))
+                candidates = [p for p in players[name] if p.pk in entered]
+                if not players[name]:
+                    raise DomainError("player_unknown", name=name)
+                if not candidates:
+                    raise DomainError("player_not_entered", name=name)
+                if len(candidates) > 1:
+                    raise DomainError("ambiguous_player", name=name, count=len(candidates))
+            except DomainError as exc:
+                errors.add(line, exc)
+                continue
+            wanted.append((line, candidates[0], rnd, tantos_s, reason))
+
+        present = Counter(
+            Castigo.objects.filter(tournament=t).values_list(
+                "player_id", "round_id", "tantos", "reason"
+            )
+        )
+        created = 0
+        for line, player, rnd, tantos, reason in wanted:
+            key = (player.pk, rnd.pk if rnd else None, _whole(tantos), reason)
+            if present[key] > 0:
+                present[key] -= 1
+                continue
+            try:
+                services.add_castigo(
+                    acting_user=acting_user,
+                    tournament=t,
+                    player=player,
+                    tantos=tantos,
+                    reason=reason,
+                    round=rnd,
+                )
+            except DomainError as exc:
+                errors.add(line, exc)
+                continue
+            created += 1
+        if errors:
+            raise errors.refusal()
+        return created
+
+
+__all__ = ["CASTIGOS_HEADER", "import_castigos"]
