@@ -169,7 +169,7 @@ MESSAGES: dict[str, str] = {
         "quién se sienta en ella."
     ),
     "round_robin_mode": gettext_noop(
-        "El todos con todos no se usa en «{system}» ({mode}): ahí las mesas se proponen por "
+        "El todos con todos no se usa en «{system}»: ahí las mesas se proponen por "
         "la clasificación (Proponer mesas)."
     ),
     "round_robin_complete": gettext_noop("Todas las rondas del todos con todos ya existen."),
@@ -363,8 +363,24 @@ MESSAGES: dict[str, str] = {
     ),
     "action_not_applicable": gettext_noop("Eso no se hace en un torneo del sistema «{system}»."),
     "swiss_proposal_mode": gettext_noop(
-        "El emparejamiento suizo no se usa en «{system}» ({mode}): ahí las mesas se proponen "
+        "El emparejamiento suizo no se usa en «{system}»: ahí las mesas se proponen "
         "por la clasificación (Proponer mesas)."
+    ),
+    "seat_side": gettext_noop("En este torneo el lado de un asiento es {sides}."),
+    "seat_position": gettext_noop("En este torneo el puesto de un asiento va de 1 a {most}."),
+    "seat_taken": gettext_noop("Ese lado y puesto de la mesa ya tienen a alguien."),
+    "seats_incomplete": gettext_noop(
+        "La mesa tiene un resultado: sus asientos deben quedar completos (cada lado con sus "
+        "jugadores, o una mesa de juego con su número de jugadores). Borra el resultado antes "
+        "de rehacer la mesa."
+    ),
+    "table_byes": gettext_noop(
+        "Quedan {count} jugadores sin mesa: en los juegos de mesa juegan todos, en mesas de 3 o 4 "
+        "(solo con 5 jugadores descansa uno, como mucho {allowed} aquí). Siéntalos o retira a "
+        "quien no juegue."
+    ),
+    "best_of_locked": gettext_noop(
+        "Ya hay encuentros anotados: el número de partidas por encuentro no puede cambiar."
     ),
     "castigos_not_applicable": gettext_noop(
         "Los castigos son en tantos de dominó: el sistema «{system}» no los tiene."

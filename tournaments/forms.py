@@ -46,6 +46,9 @@ class TournamentForm(forms.ModelForm):
                 del self.fields[name]
         mode = self.fields["mode"]
         mode.choices = [(k, v) for k, v in Tournament.Mode.choices if k in self.system.modes]
+        mode.error_messages["invalid_choice"] = _(
+            "Esa modalidad no es del sistema elegido: elige una de la lista."
+        )
         if len(self.system.modes) == 1:
             mode.widget = forms.HiddenInput()
             mode.initial = self.system.modes[0]

@@ -252,9 +252,7 @@ class Tournament(models.Model):
 
         system = systems.of(self)
         if systems.SWISS_PROPOSAL not in system.actions(self):
-            raise DomainError(
-                "swiss_proposal_mode", system=system.label, mode=self.get_mode_display()
-            )
+            raise DomainError("swiss_proposal_mode", system=system.summary(self))
         lines = self.standings()
         opponents: dict[int, set[int]] = {}
         sides: dict[int, dict[str, list[int]]] = {}

@@ -878,3 +878,48 @@ def test_castigo_added_in_the_admin_goes_through_the_services(admin_client, admi
     assert response.status_code == 302
     assert not Castigo.objects.filter(pk=castigo.pk).exists()
     assert Castigo.history.filter(id=castigo.pk).first().history_user == admin_user
+
+
+def test_admin_refuses_a_seat_move_that_leaves_a_scored_table_one_sided(client, db):
+    """Moving side B's only seat to side A of a table with a result would leave a game nobody
+    can score: refused in words, nothing changed; the standings keep working."""
+    import datetime as dt
+
+    from django.contrib.auth.models import User
+
+    from tournaments import services
+    from tournaments.models import Seat
+
+    admin_user = User.objects.create_superuser("jefa", password="clave-de-prueba-3")
+    client.force_login(admin_user)
+    t = services.create_tournament(
+        acting_user=None,
+        name="Copa Asientos",
+        date=dt.date(2026, 11, 7),
+        system="domino",
+        mode="single",
+        target=100,
+        status="running",
+    )
+    a, b = (
+        services.register_entry(
+            acting_user=None,
+            tournament=t,
+            players=[services.create_player(acting_user=None, full_name=name)],
+        )
+        for name in ("Asiento Uno", "Asiento Dos")
+    )
+    rnd = services.set_pairings(acting_user=None, tournament=t, round_number=1, tables=[([a], [b])])
+    table = rnd.tables.get()
+    services.record_result(acting_user=None, table=table, version=0, tantos_a=100, tantos_b=20)
+    seat = Seat.objects.get(table=table, side="B")
+    url = f"/admin/tournaments/seat/{seat.pk}/change/"
+    r = client.post(url, {"table": table.pk, "entry": b.pk, "side": "A", "position": "2"})
+    assert r.status_code == 200
+    assert "sus asientos deben quedar completos" in r.content.decode()
+    r = client.post(url, {"table": table.pk, "entry": b.pk, "side": "B", "position": "9"})
+    assert "En este torneo el puesto de un asiento va de 1 a 2." in r.content.decode()
+    r = client.post(url, {"table": table.pk, "entry": b.pk, "side": "C", "position": "1"})
+    assert r.status_code == 200
+    assert (Seat.objects.get(pk=seat.pk).side, Seat.objects.get(pk=seat.pk).position) == ("B", 1)
+    assert [line.entry.name for line in t.standings()] == ["Asiento Uno", "Asiento Dos"]

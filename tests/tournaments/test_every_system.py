@@ -171,7 +171,7 @@ def test_table_games_offer_seating_and_explain_why_not_round_robin(table_game, d
     assert "(suizo)" not in page and "todos con todos" not in page
     r = director_client.post(reverse("manage:round_robin", args=[t.slug]), follow=True)
     assert (
-        "El todos con todos no se usa en «Mesa de 3–4 jugadores» (Mano a mano): ahí las mesas "
+        "El todos con todos no se usa en «Mesa de 3–4 jugadores»: ahí las mesas "
         "se proponen por la clasificación (Proponer mesas)."
     ) in _text(r)
     with pytest.raises(DomainError) as refused:
@@ -320,3 +320,55 @@ def test_round_page_boxes_are_labelled_by_the_systems_quantity(swiss, table_game
     page = _text(director_client.get(reverse("manage:round", args=[table_game[0].slug, 1])))
     assert '<span class="field-label">VP · <strong>5 puntos</strong></span>' in page
     assert "Tantos" not in page
+
+
+# --- rules that belong to one system ------------------------------------------------------------
+
+
+def test_table_games_rest_nobody_but_the_fifth_of_five(director):
+    """SCORING.md §4, Seating: tables of 3 or 4 seat everyone; only 5 players leave a bye."""
+    t, e = _tournament(director, "table", 7)
+    with pytest.raises(DomainError) as refused:
+        services.set_seating(acting_user=director, tournament=t, round_number=1, tables=[e[:4]])
+    assert refused.value.code == "table_byes"
+    assert not t.rounds.exists()
+    rnd = services.set_seating(
+        acting_user=director, tournament=t, round_number=1, tables=[e[:4], e[4:]]
+    )
+    assert rnd.byes.count() == 0
+    five, f = _tournament(director, "table", 5)
+    rnd = services.set_seating(
+        acting_user=director, tournament=five, round_number=1, tables=[f[:4]]
+    )
+    assert [b.entry_id for b in rnd.byes.all()] == [f[4].pk]
+
+
+def test_a_swiss_best_of_cannot_change_once_a_match_is_recorded(swiss):
+    t, _, _ = swiss
+    with pytest.raises(DomainError) as refused:
+        services.update_tournament(acting_user=None, tournament=t, best_of=1)
+    assert refused.value.code == "best_of_locked"
+    t.refresh_from_db()
+    assert t.best_of == 3
+
+
+def test_lists_and_cards_describe_each_system_in_its_own_words(swiss, table_game, domino, client):
+    listing = _text(client.get(reverse("public:tournaments")))
+    assert "Suizo (match play) · al mejor de 3 partidas" in listing
+    assert "Mesa de 3–4 jugadores</td>" in listing
+    assert "Mano a mano a 100" in listing  # the dominó one
+    assert listing.count("Mano a mano") == 1
+    home = _text(client.get(reverse("public:home")))
+    assert "Suizo (match play) · al mejor de 3 partidas" in home
+    assert home.count("a 100") == 1
+
+
+def test_the_score_sheets_follow_the_system(swiss, table_game, domino, client):
+    sheet = _text(client.get(reverse("public:round_print", args=[swiss[0].slug, 1])))
+    assert "<th>Partida</th>" in sheet and "Total" not in sheet
+    assert "Terminó por tiempo" not in sheet and "No presentación" not in sheet
+    assert sheet.count("<tr><td>3</td><td></td><td></td></tr>") == 1  # best of 3: games 1–3
+    sheet = _text(client.get(reverse("public:round_print", args=[domino[0].slug, 1])))
+    assert "<th>Mano</th>" in sheet and "Total" in sheet and "No presentación de:" in sheet
+    sheet = _text(client.get(reverse("public:round_print", args=[table_game[0].slug, 1])))
+    assert "<th>VP</th>" in sheet and "Terminó por tiempo" in sheet

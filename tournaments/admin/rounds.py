@@ -32,6 +32,7 @@ from tournaments.admin.base import (
     titled,
     touch_tables,
 )
+from tournaments.errors import DomainError
 from tournaments.models import Bye, Entry, Round, Seat, Table
 
 
@@ -168,12 +169,37 @@ class SeatAdminForm(forms.ModelForm):
             others = others.exclude(pk=self.instance.pk)
         if others.exists():
             raise ValidationError(message("entry_twice", name=entry.name), code="entry_twice")
+        if not isinstance(self.fields.get("table"), forms.models.InlineForeignKeyField):
+            self._check_layouts(table, cleaned)
         return cleaned
+
+    def _check_layouts(self, table, cleaned) -> None:
+        """The table this seat goes to, and the one it leaves, must stay scorable by the
+        tournament's system (``ScoringSystem.check_seats``; complete while it has a result)."""
+        t = table.round.tournament
+        system = systems.of(t)
+        here = (cleaned.get("side"), cleaned.get("position"))
+        changed = [table]
+        old_table_id = self.initial.get("table") if self.instance.pk else None
+        if old_table_id and old_table_id != table.pk:
+            changed.append(Table.objects.select_related("round__tournament").get(pk=old_table_id))
+        for tbl in changed:
+            seats = [
+                (s.side, s.position)
+                for s in Seat.objects.filter(table=tbl).exclude(pk=self.instance.pk)
+            ]
+            if tbl.pk == table.pk:
+                seats.append(here)
+            try:
+                system.check_seats(t, seats, complete=systems.any_result(tbl) is not None)
+            except DomainError as exc:
+                raise ValidationError(exc.message, code=exc.code) from exc
 
 
 class SeatInlineFormSet(forms.BaseInlineFormSet):
     def clean(self):
         super().clean()
+        self._check_layout()
         seen = set()
         for form in self.forms:
             if not hasattr(form, "cleaned_data") or form.cleaned_data.get("DELETE"):
@@ -184,6 +210,25 @@ class SeatInlineFormSet(forms.BaseInlineFormSet):
             if entry.pk in seen:
                 raise ValidationError(message("entry_twice", name=entry.name), code="entry_twice")
             seen.add(entry.pk)
+
+    def _check_layout(self) -> None:
+        """The table's seats as they would be saved must stay scorable by the tournament's
+        system (``ScoringSystem.check_seats``; complete while the table has a result)."""
+        table = self.instance
+        if table is None or not table.pk or any(form.errors for form in self.forms):
+            return
+        t = table.round.tournament
+        seats = [
+            (form.cleaned_data.get("side"), form.cleaned_data.get("position"))
+            for form in self.forms
+            if getattr(form, "cleaned_data", None)
+            and not form.cleaned_data.get("DELETE")
+            and form.cleaned_data.get("entry") is not None
+        ]
+        try:
+            systems.of(t).check_seats(t, seats, complete=systems.any_result(table) is not None)
+        except DomainError as exc:
+            raise ValidationError(exc.message, code=exc.code) from exc
 
 
 class SeatInline(admin.TabularInline):

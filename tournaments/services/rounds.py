@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from tournaments import systems
 from tournaments.errors import DomainError
@@ -133,6 +133,14 @@ def _write_round(
             if e.pk in dropped and dropped[e.pk] < int(round_number):
                 raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
             seen.add(e.pk)
+    resting = (
+        t.entries.filter(
+            Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
+        )
+        .exclude(pk__in=seen)
+        .count()
+    )
+    systems.of(t).check_byes(t, seated=len(seen), resting=resting)
     rnd = (
         Round.objects.select_for_update(no_key=True)
         .filter(tournament=t, number=round_number)
@@ -183,7 +191,7 @@ def generate_round_robin(
     t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     system = systems.of(t)
     if systems.ROUND_ROBIN not in system.actions(t):
-        raise DomainError("round_robin_mode", system=system.label, mode=t.get_mode_display())
+        raise DomainError("round_robin_mode", system=system.summary(t))
     entries = list(t.entries.filter(dropped_after_round__isnull=True).order_by("pk"))
     by_id = {e.pk: e for e in entries}
     schedule = round_robin([e.pk for e in entries])

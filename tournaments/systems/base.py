@@ -128,7 +128,8 @@ class ScoringSystem:
     - ``rated``: its games can count for the club's Elo ranking (SCORING.md §2).
     - ``score_quantity``: what the result boxes hold, in words ("tantos", "VP" ...).
     - ``import_header``: the columns of its results CSV, ``import_hint`` the format in words.
-    - ``sheet_lines``: lines of the printable score sheet.
+    - ``sheet_lines``: lines of the printable score sheet (``sheet_line_count``), each headed
+      ``sheet_line_label`` ("Mano", "Partida"), with a total line when ``sheet_total``.
     """
 
     key: str = ""
@@ -146,6 +147,8 @@ class ScoringSystem:
     import_header: tuple[str, ...] = ()
     import_hint: str = ""
     sheet_lines: int = 6
+    sheet_line_label: str = _("Mano")
+    sheet_total: bool = True
     has_forfeits: bool = False
     required_settings: tuple[
         str, ...
@@ -160,6 +163,14 @@ class ScoringSystem:
     def actions(self, tournament) -> frozenset[str]:
         """The director's actions that apply to ``tournament`` (names from ``ACTIONS``)."""
         return frozenset()
+
+    def summary(self, tournament) -> str:
+        """The tournament in a few words for lists and cards ("Parejas fijas a 100",
+        "Suizo (match play) · al mejor de 3 partidas"): by default the system's name, then
+        the mode when the system has more than one."""
+        if len(self.modes) > 1:
+            return f"{self.label} · {tournament.get_mode_display()}"
+        return str(self.label)
 
     def rules(self, tournament) -> list[tuple[str, str]]:
         """The rules box of the public tournament page: (label, value) of each setting that
@@ -277,6 +288,14 @@ class ScoringSystem:
         or ""."""
         return ""
 
+    def sheet_line_count(self, tournament) -> int:
+        """How many lines the score sheet of a table with sides has."""
+        return self.sheet_lines
+
+    def sheet_time_box(self, tournament) -> bool:
+        """Whether the score sheet has the "ended by time" box (systems with a time limit)."""
+        return "time_limit" in self.fields()
+
     def sheet_note(self, tournament) -> str:
         """The rules line printed on each score sheet."""
         return ""
@@ -295,6 +314,41 @@ class ScoringSystem:
     def seat_rule(self) -> tuple[int, int]:
         """(fewest, most) entries at a table without sides; ignored with sides."""
         return (3, 4)
+
+    def check_seats(self, tournament, seats, *, complete: bool) -> None:
+        """Refuse a table layout the system cannot score. ``seats``: (side, position) of each
+        seat of one table. Sides "A"/"B" with positions 1 or 2, or, without sides, side "A"
+        and positions 1 … the most seats of ``seat_rule``; no two seats alike. ``complete``
+        (the table has a result): each side holds the side's size (2 entries in individual
+        dominó, else 1), or the seat count is within ``seat_rule``. Raises DomainError "seat_side",
+        "seat_position", "seat_taken", "seats_incomplete"."""
+        from tournaments.errors import DomainError
+
+        size = 2 if tournament.mode == "individual" else 1
+        if self.has_sides:
+            sides, most = ("A", "B"), 2
+        else:
+            sides, most = ("A",), self.seat_rule()[1]
+        for side, position in seats:
+            if side not in sides:
+                raise DomainError("seat_side", sides=" / ".join(sides))
+            if not 1 <= int(position) <= most:
+                raise DomainError("seat_position", most=most)
+        if len(set(seats)) != len(seats):
+            raise DomainError("seat_taken")
+        if not complete:
+            return
+        if self.has_sides:
+            full = all(sum(1 for s, _ in seats if s == side) == size for side in sides)
+        else:
+            fewest, most_seats = self.seat_rule()
+            full = fewest <= len(seats) <= most_seats
+        if not full:
+            raise DomainError("seats_incomplete")
+
+    def check_byes(self, tournament, *, seated: int, resting: int) -> None:
+        """Refuse a round that rests more entries than the system allows (``seated`` entries
+        at tables, ``resting`` left without one). Default: any number may rest."""
 
     def partners_at_table(self, tournament) -> bool:
         """Whether entries on the same side are partners (rotating partners in dominó)."""

@@ -86,6 +86,12 @@ class Domino(ScoringSystem):
             return frozenset({SEATING_PROPOSAL, CASTIGOS})
         return frozenset({ROUND_ROBIN, SWISS_PROPOSAL, CASTIGOS})
 
+    def summary(self, tournament) -> str:
+        return gettext("%(mode)s a %(target)s") % {
+            "mode": tournament.get_mode_display(),
+            "target": tournament.target,
+        }
+
     def rules(self, tournament) -> list[tuple[str, str]]:
         t = tournament
         winner, loser = t.forfeit_score
@@ -165,7 +171,10 @@ class Domino(ScoringSystem):
             for table_id, a, b, by_time in Result.objects.filter(table__round__tournament=t)
             .order_by("table__round__number", "table__number")
             .values_list("table_id", "tantos_a", "tantos_b", "ended_by_time")
+            # a table whose seats were left half-made (only the admin can) is not a game
             if table_id in sides
+            and sides[table_id]["A"]
+            and len(sides[table_id]["A"]) == len(sides[table_id]["B"])
         ]
         byes: dict[int, int] = {}
         for entry_id in Bye.objects.filter(round__in=t.started_rounds()).values_list(

@@ -74,6 +74,12 @@ class Swiss(ScoringSystem):
     def actions(self, tournament) -> frozenset[str]:
         return frozenset({ROUND_ROBIN, SWISS_PROPOSAL})
 
+    def summary(self, tournament) -> str:
+        return "{label} · {best_of}".format(
+            label=self.label,
+            best_of=gettext("al mejor de {best_of} partidas").format(best_of=tournament.best_of),
+        )
+
     def rules(self, tournament) -> list[tuple[str, str]]:
         return [
             (
@@ -83,6 +89,18 @@ class Swiss(ScoringSystem):
             (gettext("Ronda libre"), gettext("encuentro ganado 2–0 (3 puntos de encuentro)")),
             (gettext("Ranking"), gettext("no cuenta")),
         ]
+
+    def check_change(self, tournament, key, value) -> None:
+        """The best-of cannot change once a match is recorded (the results were checked
+        against it). Raises DomainError "best_of_locked"."""
+        from tournaments.errors import DomainError
+        from tournaments.models import MatchResult
+
+        if (
+            key == "best_of"
+            and MatchResult.objects.filter(table__round__tournament=tournament).exists()
+        ):
+            raise DomainError("best_of_locked")
 
     # --- standings --------------------------------------------------------------------------
 
@@ -231,7 +249,7 @@ class Swiss(ScoringSystem):
         return "–".join(post.get(k, "") or "0" for k in ("games_a", "games_b", "games_drawn"))
 
     def card(self, table) -> Card:
-        """Games won by A – won by B, then the drawn games if any ("2 – 1 (1 E)")."""
+        """Games won by A – won by B, then the drawn games if any ("1 – 1 (1 emp.)")."""
         result = self.result_of(table)
         score = gettext("vs")
         marks = []
@@ -240,7 +258,7 @@ class Swiss(ScoringSystem):
             if result.games_drawn:
                 marks.append(
                     (
-                        gettext("{n} E").format(n=result.games_drawn),
+                        gettext("({n} emp.)").format(n=result.games_drawn),
                         gettext("partidas empatadas"),
                     )
                 )
@@ -263,6 +281,13 @@ class Swiss(ScoringSystem):
             else (result.games_b, result.games_a)
         )
         return f"{won}–{lost}–{result.games_drawn}"
+
+    sheet_line_label = _("Partida")
+    sheet_total = False
+
+    def sheet_line_count(self, tournament) -> int:
+        """One line per game of the best-of-N match."""
+        return tournament.best_of
 
     def sheet_note(self, tournament) -> str:
         return gettext("Encuentro al mejor de {best_of}").format(best_of=tournament.best_of)

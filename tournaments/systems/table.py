@@ -324,6 +324,13 @@ class TableGame(ScoringSystem):
                 )
         return gettext("{vp} VP").format(vp=seat.victory_points)
 
+    def check_byes(self, tournament, *, seated: int, resting: int) -> None:
+        """Everyone plays: tables of 3 or 4 seat any number of players but 5, and with 5, one
+        table of 4 and one bye (SCORING.md §4, Seating). Raises DomainError "table_byes"."""
+        allowed = 1 if seated + resting == 5 else 0
+        if resting > allowed:
+            raise DomainError("table_byes", count=resting, allowed=allowed)
+
     def entrant_label(self) -> str:
         return gettext("Jugador")
 

@@ -1,4 +1,4 @@
-"""Template filters for the standings: exact fractions shown as percentages with 2 decimals."""
+"""Template filters: a tournament's system in words; exact fractions as percentages."""
 
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -7,6 +7,15 @@ from django import template
 from django.utils.formats import number_format
 
 register = template.Library()
+
+
+@register.filter
+def system_summary(tournament) -> str:
+    """The tournament's system (and mode, target, best-of where they apply) in a few words:
+    ``ScoringSystem.summary``."""
+    from tournaments import systems
+
+    return systems.of(tournament).summary(tournament)
 
 
 @register.filter

@@ -33,7 +33,7 @@ def tournament_edit(request, slug=None):
     if not t and not is_director(request.user):
         raise PermissionDenied
     if request.method == "GET":
-        initial = {"status": "registration"}
+        initial = {} if t else {"status": "registration"}
         if "system" in request.GET:  # the system was changed on the page: its fields
             initial = {k: v for k, v in request.GET.items() if k != "csrfmiddlewaretoken"}
         form = TournamentForm(instance=t, initial=initial) if t else TournamentForm(initial=initial)
