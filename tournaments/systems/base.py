@@ -28,6 +28,11 @@ CASTIGOS = "castigos"  # penalties in tantos
 ACTIONS = (ROUND_ROBIN, SWISS_PROPOSAL, SEATING_PROPOSAL, CASTIGOS)
 
 
+def own_first(seat, a, b) -> tuple:
+    """(the figure of ``seat``'s side, the other side's) from side A's ``a`` and side B's ``b``."""
+    return (a, b) if seat.side == "A" else (b, a)
+
+
 def checked(value) -> bool:
     """A posted checkbox: True for ``True``, "on", "true", "1"."""
     return value is True or value in ("on", "true", "1")

@@ -23,6 +23,7 @@ from tournaments.systems.base import (
     ScoringSystem,
     Tiebreak,
     checked,
+    own_first,
 )
 
 
@@ -358,11 +359,7 @@ class Domino(ScoringSystem):
         result = self.result_of(table)
         if result is None:
             return ""
-        own, other = (
-            (result.tantos_a, result.tantos_b)
-            if seat.side == "A"
-            else (result.tantos_b, result.tantos_a)
-        )
+        own, other = own_first(seat, result.tantos_a, result.tantos_b)
         return f"{own}–{other}"
 
     def partners_at_table(self, tournament) -> bool:

@@ -19,6 +19,7 @@ from tournaments.systems.base import (
     RowField,
     ScoringSystem,
     Tiebreak,
+    own_first,
 )
 
 
@@ -275,11 +276,7 @@ class Swiss(ScoringSystem):
         result = self.result_of(table)
         if result is None:
             return ""
-        won, lost = (
-            (result.games_a, result.games_b)
-            if seat.side == "A"
-            else (result.games_b, result.games_a)
-        )
+        won, lost = own_first(seat, result.games_a, result.games_b)
         return f"{won}–{lost}–{result.games_drawn}"
 
     sheet_line_label = _("Partida")
