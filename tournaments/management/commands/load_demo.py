@@ -37,6 +37,8 @@ from tournaments.scoring import domino
 
 PAIRS_NAME = "Torneo de Otoño"
 INDIVIDUAL_NAME = "Individual de Diciembre"
+SWISS_NAME = "Suizo de Noviembre"
+TABLE_NAME = "Noche de juegos de mesa"
 DIRECTOR = ("director", "domino-demo")
 SUPERUSER = ("admin", "admin-demo")
 
@@ -195,8 +197,8 @@ def find_plan() -> tuple[int, list]:
 
 class Command(BaseCommand):
     help = (
-        "Carga un club de demostración: un torneo por parejas terminado, uno individual en curso "
-        "y dos cuentas."
+        "Carga un club de demostración: un torneo por parejas terminado, uno individual en curso, "
+        "un suizo y una noche de juegos de mesa en curso, y dos cuentas."
     )
 
     def handle(self, *args, **options):
@@ -217,12 +219,16 @@ class Command(BaseCommand):
             year = self._year()
             pairs_t, tie = self._pairs_tournament(director, players, dt.date(year, 10, 17))
             individual_t = self._individual_tournament(director, players, dt.date(year, 12, 5))
+            swiss_t = self._swiss_tournament(director, players, dt.date(year, 11, 21))
+            table_t = self._table_tournament(director, players, dt.date(year, 11, 28))
         self.stdout.write(self.style.SUCCESS("Demo cargada."))
         self.stdout.write(f"  {pairs_t.name}: terminado, {N_PAIRS} parejas, {N_ROUNDS} rondas.")
         self.stdout.write(
             f"    Empate resuelto por diferencial: {tie[0].name} por delante de {tie[1].name}."
         )
         self.stdout.write(f"  {individual_t.name}: en curso, meta {individual_t.target}.")
+        self.stdout.write(f"  {swiss_t.name}: suizo al mejor de {swiss_t.best_of}, en curso.")
+        self.stdout.write(f"  {table_t.name}: juegos de mesa de 3–4 jugadores, en curso.")
         self.stdout.write(
             f"  Director: {DIRECTOR[0]} / {DIRECTOR[1]}   "
             f"Superusuario: {SUPERUSER[0]} / {SUPERUSER[1]}"
@@ -386,3 +392,83 @@ class Command(BaseCommand):
         if t.status != Tournament.Status.RUNNING:
             t = services.update_tournament(acting_user=director, tournament=t, status="running")
         return t
+
+    def _swiss_tournament(self, director, players, date):
+        """A Swiss match-play event of eight players, best of 3: round 1 played, round 2
+        paired with one match still on."""
+        t = services.create_tournament(
+            acting_user=director,
+            name=SWISS_NAME,
+            date=date,
+            venue="Club de dominó, sala pequeña",
+            system="swiss",
+            mode="single",
+            best_of=3,
+            rounds_planned=3,
+            status="registration",
+        )
+        entries = [
+            services.register_entry(acting_user=director, tournament=t, players=[p])
+            for p in players[1:17:2]
+        ]
+        round1 = [([entries[k]], [entries[k + 4]]) for k in range(4)]
+        results1 = [(2, 1, 0), (0, 2, 0), (2, 0, 0), (1, 1, 1)]
+        rnd = services.set_pairings(
+            acting_user=director, tournament=t, round_number=1, tables=round1
+        )
+        for table, (a, b, d) in zip(rnd.tables.order_by("number"), results1, strict=True):
+            services.record_result(
+                acting_user=director,
+                table=table,
+                version=table.version,
+                games_a=a,
+                games_b=b,
+                games_drawn=d,
+            )
+        services.close_round(acting_user=director, round=rnd)
+        pairing, _ = t.propose_pairings(2, seed=7)
+        by_id = {e.pk: e for e in entries}
+        rnd = services.set_pairings(
+            acting_user=director,
+            tournament=t,
+            round_number=2,
+            seed=7,
+            tables=[([by_id[a]], [by_id[b]]) for a, b in pairing.tables],
+        )
+        three_played = [(2, 0), (1, 2), (2, 1)]  # table 4 still playing
+        for table, (a, b) in zip(rnd.tables.order_by("number")[:3], three_played, strict=True):
+            services.record_result(
+                acting_user=director, table=table, version=table.version, games_a=a, games_b=b
+            )
+        return Tournament.objects.get(pk=t.pk)
+
+    def _table_tournament(self, director, players, date):
+        """A table-game evening of seven players (a table of 4 and one of 3): round 1 played."""
+        t = services.create_tournament(
+            acting_user=director,
+            name=TABLE_NAME,
+            date=date,
+            venue="Club de dominó, sala de juegos",
+            system="table",
+            time_limit=90,
+            rounds_planned=3,
+            status="registration",
+        )
+        entries = [
+            services.register_entry(acting_user=director, tournament=t, players=[p])
+            for p in players[20:27]
+        ]
+        rnd = services.set_seating(
+            acting_user=director, tournament=t, round_number=1, tables=[entries[:4], entries[4:]]
+        )
+        scores = [(10, 8, 7, 5), (9, 9, 6)]
+        for table, vps in zip(rnd.tables.order_by("number"), scores, strict=True):
+            seated = list(table.seats.order_by("position"))
+            services.record_result(
+                acting_user=director,
+                table=table,
+                version=table.version,
+                scores={s.entry_id: vp for s, vp in zip(seated, vps, strict=True)},
+            )
+        services.close_round(acting_user=director, round=rnd)
+        return Tournament.objects.get(pk=t.pk)
