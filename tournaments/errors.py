@@ -375,9 +375,12 @@ MESSAGES: dict[str, str] = {
         "de rehacer la mesa."
     ),
     "table_byes": gettext_noop(
-        "Quedan {count} jugadores sin mesa: en los juegos de mesa juegan todos, en mesas de 3 o 4 "
-        "(solo con 5 jugadores descansa uno, como mucho {allowed} aquí). Siéntalos o retira a "
-        "quien no juegue."
+        "Jugadores sin mesa: {count}. En los juegos de mesa juegan todos, en mesas de 3 o 4 "
+        "(solo con 5 jugadores descansa uno). Siéntalos o retira a quien no juegue."
+    ),
+    "seat_move_scored": gettext_noop(
+        "Ese asiento es de una mesa con resultado: borra el resultado antes de quitar o mover "
+        "el asiento."
     ),
     "best_of_locked": gettext_noop(
         "Ya hay encuentros anotados: el número de partidas por encuentro no puede cambiar."

@@ -67,6 +67,8 @@ class TournamentForm(forms.ModelForm):
                 "hx-select": "#tournament-fields",
                 "hx-swap": "outerHTML",
                 "hx-include": "closest form",
+                "hx-sync": "this:replace",  # the last system chosen wins
+                "hx-params": "not csrfmiddlewaretoken,form_token",
             }
         )
         if self.instance.pk:

@@ -923,3 +923,52 @@ def test_admin_refuses_a_seat_move_that_leaves_a_scored_table_one_sided(client, 
     assert r.status_code == 200
     assert (Seat.objects.get(pk=seat.pk).side, Seat.objects.get(pk=seat.pk).position) == ("B", 1)
     assert [line.entry.name for line in t.standings()] == ["Asiento Uno", "Asiento Dos"]
+
+
+def test_admin_keeps_the_seats_of_a_scored_table(client, db):
+    """A seat of a table with a result is neither deleted nor moved to another table: its game
+    (and another's) would change without a word. Deleting the result first frees it."""
+    import datetime as dt
+
+    from django.contrib.auth.models import User
+
+    from tournaments import services
+    from tournaments.models import Seat
+
+    client.force_login(User.objects.create_superuser("jefe", password="clave-de-prueba-4"))
+    t = services.create_tournament(
+        acting_user=None,
+        name="Copa Mesas",
+        date=dt.date(2026, 11, 8),
+        system="table",
+        status="running",
+    )
+    e = [
+        services.register_entry(
+            acting_user=None,
+            tournament=t,
+            players=[services.create_player(acting_user=None, full_name=f"Mesa {i}")],
+        )
+        for i in range(7)
+    ]
+    rnd = services.set_seating(
+        acting_user=None, tournament=t, round_number=1, tables=[e[:4], e[4:]]
+    )
+    one, two = rnd.tables.order_by("number")
+    services.record_result(
+        acting_user=None, table=one, version=0, scores={x.pk: 10 - i for i, x in enumerate(e[:4])}
+    )
+    seat = Seat.objects.get(table=one, entry=e[3])
+    assert (
+        client.post(f"/admin/tournaments/seat/{seat.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
+    r = client.post(
+        f"/admin/tournaments/seat/{seat.pk}/change/",
+        {"table": two.pk, "entry": e[3].pk, "side": "A", "position": "4"},
+    )
+    assert "borra el resultado antes de quitar o mover el asiento" in r.content.decode()
+    assert Seat.objects.get(pk=seat.pk).table_id == one.pk
+    services.delete_result(acting_user=None, table=one, version=None)
+    r = client.post(f"/admin/tournaments/seat/{seat.pk}/delete/", {"post": "yes"})
+    assert r.status_code == 302 and not Seat.objects.filter(pk=seat.pk).exists()

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from tournaments import services
+from tournaments import imports, services
 from tournaments.errors import DomainError
 from tournaments.exports import safe_text, standings_csv
 from tournaments.imports import (
@@ -843,3 +843,24 @@ def test_upload_form_shows_the_warning(director_client, director):
     shown = [(m.level_tag, m.message) for m in response.context["messages"]]
     assert ("warning", WARNING) in shown
     assert "«hermenegildo paz» se creó como jugador nuevo" in response.content.decode()
+
+
+def test_a_round_that_leaves_a_player_without_a_table_is_refused_as_on_the_pairings_page(director):
+    """Seven entered, six seated: table games rest nobody but the fifth of five (SCORING.md §4)."""
+    t = table_game(director)
+    names = [f"Mesa Jugador {i}" for i in range(1, 8)]
+    for name in names:
+        services.register_entry(
+            acting_user=director,
+            tournament=t,
+            players=[services.create_player(acting_user=director, full_name=name)],
+        )
+    lines = [f"1,1,{n},{vp},no" for n, vp in zip(names[:3], (9, 8, 7), strict=True)]
+    lines += [f"1,2,{n},{vp},no" for n, vp in zip(names[3:6], (5, 4, 3), strict=True)]
+    with pytest.raises(imports.ImportRefused) as refused:
+        imports.import_table_results(acting_user=director, tournament=t, data=csv_text(*lines))
+    assert refused.value.codes == [(line, "table_byes") for line in range(2, 8)]
+    assert not t.rounds.exists()
+    lines.append(f"1,2,{names[6]},2,no")
+    report = imports.import_table_results(acting_user=director, tournament=t, data=csv_text(*lines))
+    assert report.created == 2

@@ -182,7 +182,11 @@ class SeatAdminForm(forms.ModelForm):
         changed = [table]
         old_table_id = self.initial.get("table") if self.instance.pk else None
         if old_table_id and old_table_id != table.pk:
-            changed.append(Table.objects.select_related("round__tournament").get(pk=old_table_id))
+            old_table = Table.objects.select_related("round__tournament").get(pk=old_table_id)
+            if systems.any_result(old_table) is not None or systems.any_result(table) is not None:
+                # the seat would carry its score into another game: both results would change
+                raise ValidationError(message("seat_move_scored"), code="seat_move_scored")
+            changed.append(old_table)
         for tbl in changed:
             seats = [
                 (s.side, s.position)
@@ -425,6 +429,14 @@ class SeatAdmin(HistoryAdmin):
             super().save_model(request, obj, form, change)
             touch_tables(request.user, [obj.table_id, old_table])
 
+    def has_delete_permission(self, request, obj=None):
+        """A seat of a table with a result stays (its game would change or break): delete the
+        result first. Without an object (the list's bulk action), as Django decides; the
+        action itself skips such seats (``delete_queryset``)."""
+        if obj is not None and systems.any_result(obj.table) is not None:
+            return False
+        return super().has_delete_permission(request, obj)
+
     def delete_model(self, request, obj):
         table_id = obj.table_id
         with transaction.atomic():
@@ -432,6 +444,10 @@ class SeatAdmin(HistoryAdmin):
             touch_tables(request.user, [table_id])
 
     def delete_queryset(self, request, queryset):
+        scored = [seat for seat in queryset if systems.any_result(seat.table) is not None]
+        if scored:
+            self.message_user(request, message("seat_move_scored"), level="error")
+            queryset = queryset.exclude(pk__in=[seat.pk for seat in scored])
         table_ids = list(queryset.values_list("table_id", flat=True))
         with transaction.atomic():
             for seat in queryset:

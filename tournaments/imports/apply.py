@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from tournaments import services, systems
@@ -85,6 +86,8 @@ def apply_plan(
     rounds = _rounds(acting_user, tournament, plan, errors)
     _tables(acting_user, system, plan, rounds, report, errors, progress)
     _byes(acting_user, plan, rounds, report, errors)
+    if not errors:  # the file's own faults first: this one depends on every table written
+        _check_byes(tournament, system, plan, rounds, errors)
     _drops(acting_user, plan, report, errors)
     if errors:
         raise errors.refusal()
@@ -152,6 +155,21 @@ def _rounds(acting_user, t: Tournament, plan: Plan, errors: Errors) -> dict:
         except DomainError as exc:
             errors.add_all(plan.lines_of_round(number), exc)
     return rounds
+
+
+def _check_byes(t: Tournament, system, plan: Plan, rounds: dict, errors: Errors) -> None:
+    """Each round of the file, once written, must rest no more entries than the system allows
+    (``ScoringSystem.check_byes``, as the pairings page: a table game seats everyone but the
+    fifth of five); a refusal goes on every line of that round."""
+    for number, rnd in rounds.items():
+        seated = Seat.objects.filter(round=rnd).count()
+        active = t.entries.filter(
+            Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=number)
+        ).count()
+        try:
+            system.check_byes(t, seated=seated, resting=max(active - seated, 0))
+        except DomainError as exc:
+            errors.add_all(plan.lines_of_round(number), exc)
 
 
 # --- tables and results ------------------------------------------------------------------------

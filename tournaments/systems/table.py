@@ -305,7 +305,7 @@ class TableGame(ScoringSystem):
             marks.append((gettext("T"), gettext("terminada por tiempo")))
         return Card(
             has_result=result is not None,
-            score="" if result is not None else gettext("vs"),
+            score="",
             marks=marks,
             seats=seats,
         )
