@@ -13,6 +13,20 @@ from tournaments.permissions import DIRECTORS_GROUP
 TEST_SETTINGS = {"AXES_ENABLED": False, "PAGE_CACHE": False}
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file, not memory: the browser tests' live server answers
+    the page's requests in threads of its own, and an in-memory database is one connection
+    shared by every thread, so two requests at once (a live page refreshes two parts together)
+    could collide in it ("bad parameter or other API misuse"). With a file, each thread has its
+    own connection and SQLite's locks keep them apart."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_translations():
     """The .mo files are build output: compile locale/*/django.po once per run (polib), so
