@@ -224,6 +224,13 @@ class Tournament(models.Model):
             .values("pk")
         )
 
+    def entries_playing(self, round_number: int):
+        """The entries still in the tournament in round ``round_number``: not dropped, or
+        dropped after that round (SCORING.md §3, drops). A queryset."""
+        return self.entries.filter(
+            Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
+        )
+
     def current_round(self) -> Round | None:
         """The round being played (``pick_current_round``): the first open round still missing
         results, else the last open round, else the last round; None before round 1. One query."""
@@ -459,8 +466,30 @@ class Round(models.Model):
         ]
 
 
+class TableQuerySet(models.QuerySet):
+    def loaded(self):
+        """These tables with the result of every registered system (and who entered it) and
+        their seats, entries and players, in seat order: no query per table."""
+        return self.select_related(
+            *(
+                name
+                for relation in systems.result_relations()
+                for name in (relation, f"{relation}__entered_by")
+            )
+        ).prefetch_related(
+            models.Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("entry__player1", "entry__player2").order_by(
+                    "side", "position"
+                ),
+            )
+        )
+
+
 class Table(models.Model):
     """A table ("mesa") of a round. ``version`` grows with every change of its result (DESIGN.md, Concurrency)."""
+
+    objects = TableQuerySet.as_manager()
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("mesa"))
@@ -481,25 +510,8 @@ class Table(models.Model):
     @classmethod
     def with_results(cls):
         """Tables ordered by round and number with result, entering user, seats and players
-        loaded: three queries whatever the number of tables."""
-        return (
-            cls.objects.select_related(
-                *(
-                    name
-                    for relation in systems.result_relations()
-                    for name in (relation, f"{relation}__entered_by")
-                )
-            )
-            .prefetch_related(
-                models.Prefetch(
-                    "seats",
-                    queryset=Seat.objects.select_related(
-                        "entry__player1", "entry__player2"
-                    ).order_by("side", "position"),
-                )
-            )
-            .order_by("round__number", "number")
-        )
+        loaded (``TableQuerySet.loaded``): three queries whatever the number of tables."""
+        return cls.objects.loaded().order_by("round__number", "number")
 
     def side(self, side: str) -> list[Entry]:
         """Entries on side "A" or "B", in seat order (uses prefetched seats when present)."""

@@ -35,14 +35,6 @@ from tournaments.admin.base import (
 from tournaments.errors import DomainError
 from tournaments.models import Bye, Entry, Round, Seat, Table
 
-
-def _with_results(queryset):
-    """Tables with the result of every system and their seats loaded (for ``score_text``)."""
-    return queryset.select_related(*systems.result_relations()).prefetch_related(
-        "seats__entry__player1", "seats__entry__player2"
-    )
-
-
 # --- rounds ------------------------------------------------------------------------------------
 
 
@@ -56,7 +48,7 @@ class TableInline(admin.TabularInline):
     verbose_name_plural = _("mesas")
 
     def get_queryset(self, request):
-        return _with_results(super().get_queryset(request).select_related("round__tournament"))
+        return super().get_queryset(request).select_related("round__tournament").loaded()
 
     @admin.display(description=_("lados"))
     def sides(self, obj):
@@ -325,7 +317,7 @@ class TableAdmin(HistoryAdmin):
     autocomplete_fields = ("round",)
 
     def get_queryset(self, request):
-        return _with_results(super().get_queryset(request))
+        return super().get_queryset(request).loaded()
 
     def get_inlines(self, request, obj):
         """The seats, and on an existing table the result inline of its system's storage

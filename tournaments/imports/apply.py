@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext
 
 from tournaments import services, systems
@@ -163,9 +162,7 @@ def _check_byes(t: Tournament, system, plan: Plan, rounds: dict, errors: Errors)
     fifth of five); a refusal goes on every line of that round."""
     for number, rnd in rounds.items():
         seated = Seat.objects.filter(round=rnd).count()
-        active = t.entries.filter(
-            Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=number)
-        ).count()
+        active = t.entries_playing(number).count()
         try:
             system.check_byes(t, seated=seated, resting=max(active - seated, 0))
         except DomainError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 
 from tournaments import systems
 from tournaments.errors import DomainError
@@ -133,14 +133,8 @@ def _write_round(
             if e.pk in dropped and dropped[e.pk] < int(round_number):
                 raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
             seen.add(e.pk)
-    resting = (
-        t.entries.filter(
-            Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
-        )
-        .exclude(pk__in=seen)
-        .count()
-    )
-    systems.of(t).check_byes(t, seated=len(seen), resting=resting)
+    resting = list(t.entries_playing(int(round_number)).exclude(pk__in=seen).order_by("pk"))
+    systems.of(t).check_byes(t, seated=len(seen), resting=len(resting))
     rnd = (
         Round.objects.select_for_update(no_key=True)
         .filter(tournament=t, number=round_number)
@@ -165,10 +159,7 @@ def _write_round(
             audit(
                 Seat(table=table, round=rnd, entry=e, side=side, position=pos), acting_user
             ).save()
-    active = t.entries.filter(dropped_after_round__isnull=True) | t.entries.filter(
-        dropped_after_round__gte=round_number
-    )
-    for e in active.exclude(pk__in=seen).order_by("pk"):
+    for e in resting:
         audit(Bye(round=rnd, entry=e), acting_user).save()
     if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         t.status = Tournament.Status.RUNNING

@@ -230,6 +230,7 @@ def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
     t = _tournament(slug, request)
     rnd = get_object_or_404(Round, tournament=t, number=number)
+    system = systems.of(t)
     return render(
         request,
         "tournaments/round_print.html",
@@ -238,10 +239,10 @@ def round_print(request, slug, number):
             "round": rnd,
             "tables": systems.with_cards(t, rnd.tables_with_results()),
             "byes": rnd.bye_entries(),
-            "lines": range(systems.of(t).sheet_line_count(t)),
-            "time_box": systems.of(t).sheet_time_box(t),
-            "system": systems.of(t),
-            "sheet_note": systems.of(t).sheet_note(t),
+            "lines": range(system.sheet_line_count(t)),
+            "time_box": system.sheet_time_box(t),
+            "system": system,
+            "sheet_note": system.sheet_note(t),
         },
     )
 

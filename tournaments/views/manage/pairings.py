@@ -186,7 +186,6 @@ def pairings(request, slug, number):
             "has_sides": system.has_sides,
             "seating_proposal": systems.SEATING_PROPOSAL in system.actions(t),
             "swiss_proposal": systems.SWISS_PROPOSAL in system.actions(t),
-            "score_name": system.score_quantity,
         },
         status=status,
     )
