@@ -21,6 +21,8 @@ Freshness (correctness first: a cached page never shows a stale result after a s
   differ in any of them never share an entry.
 * Only what is the same for every anonymous reader is stored: GET/HEAD, no logged-in user, no
   flash message waiting, a 200 answer that sets no cookie and did not use the CSRF token.
+  Never a directors' or admin page (``clubsite.http.is_private_path``) nor an answer marked
+  ``private`` or ``no-store``, whatever decorates the view.
 * Entries also expire after ``PAGE_TIMEOUT`` seconds: a bound on the one failure the above
   cannot see (a process killed between its commit and its new token).
 
@@ -52,6 +54,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
+from clubsite.http import is_private_path
 from clubsite.routers import use_replica
 
 log = logging.getLogger(__name__)
@@ -185,8 +188,12 @@ def page_key(request) -> str:
 
 
 def _storable(request, response) -> bool:
+    cache_control = response.get("Cache-Control", "").lower()
     return (
         response.status_code == 200
+        and not is_private_path(request.path_info)
+        and "private" not in cache_control
+        and "no-store" not in cache_control
         and not response.streaming
         and not response.cookies
         and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")

@@ -9,35 +9,45 @@ import datetime
 import os
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from clubsite.env import (
+    env_bool,
+    env_cache,
+    env_choice,
+    env_database,
+    env_float,
+    env_hosts,
+    env_int,
+    env_log_level,
+    env_origins,
+    env_time_zone,
+)
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
+# Every variable is read through clubsite/env.py: a malformed value (an empty DATABASE_URL, an
+# unknown scheme, DJANGO_DEBUG=maybe, a port that is not a number ...) stops the start-up with
+# an ImproperlyConfigured that names the variable and gives an example of a valid value.
 DEBUG = env_bool("DJANGO_DEBUG", True)
+# The site is served over https (behind the TLS proxy) exactly when debug is off: every
+# https-only setting below (Secure cookies, HSTS, the redirect) follows this one switch.
+HTTPS = not DEBUG
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off.")
+        raise ImproperlyConfigured(
+            "Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off: 50 or more random characters, made "
+            "once and kept, for example the output of "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
     SECRET_KEY = "django-insecure-development-only-key-not-for-production"
 
-ALLOWED_HOSTS = env_list(
+ALLOWED_HOSTS = env_hosts(
     "DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else ""
 )
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+CSRF_TRUSTED_ORIGINS = env_origins("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -56,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "clubsite.http.PrivatePagesMiddleware",  # /gestion/ and /admin/: Cache-Control private, no-store
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -91,6 +102,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "tournaments.context_processors.navigation",
+                "rankings.context_processors.ledger_health",
             ],
         },
     },
@@ -99,10 +111,10 @@ TEMPLATES = [
 WSGI_APPLICATION = "clubsite.wsgi.application"
 ASGI_APPLICATION = "clubsite.asgi.application"
 
+CONN_MAX_AGE = env_int("DJANGO_CONN_MAX_AGE", 60, example="60")
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+    "default": env_database(
+        "DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=CONN_MAX_AGE
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -113,17 +125,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # A PostgreSQL streaming replica for the public read pages: clubsite/routers.py sends their reads
 # there; writes, the directors' pages, services, the admin and anything in a transaction use
 # "default". Unset: one database.
-if os.environ.get("DATABASE_REPLICA_URL"):
-    DATABASES["replica"] = dj_database_url.parse(
-        os.environ["DATABASE_REPLICA_URL"],
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-    )
+_replica = env_database("DATABASE_REPLICA_URL", default=None, conn_max_age=CONN_MAX_AGE)
+if _replica:
+    DATABASES["replica"] = _replica
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
 DATABASE_ROUTERS = ["clubsite.routers.PrimaryReplicaRouter"]
 
 # The public pages' cache (clubsite/pagecache.py, docs/performance.md "Page cache"): on unless
 # DJANGO_PAGE_CACHE=0.
-PAGE_CACHE = os.environ.get("DJANGO_PAGE_CACHE", "1") != "0"
+PAGE_CACHE = env_bool("DJANGO_PAGE_CACHE", True)
 
 # Sessions in the database (Django's default engine, stated here on purpose): a login made
 # through one app server is valid on every other.
@@ -131,25 +141,7 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # The cache is shared by every app server: the database (table made by `manage.py
 # createcachetable`) unless DJANGO_CACHE_URL names a Redis server (pip install '.[redis]').
-cache_url = os.environ.get("DJANGO_CACHE_URL", "").strip()
-if not cache_url:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "django_cache",
-        }
-    }
-elif cache_url.startswith(("redis://", "rediss://", "unix://")):
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": cache_url,
-        }
-    }
-else:
-    raise ImproperlyConfigured(
-        "DJANGO_CACHE_URL must be a redis://, rediss:// or unix:// URL (or unset)."
-    )
+CACHES = {"default": env_cache("DJANGO_CACHE_URL")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -160,16 +152,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = os.environ.get("DJANGO_LANGUAGE_CODE", "es")
+LANGUAGES = [("es", "Español"), ("en", "English"), ("ru", "Русский")]
+LANGUAGE_CODE = env_choice(
+    "DJANGO_LANGUAGE_CODE", "es", [code for code, _name in LANGUAGES], example="es"
+)
 # The site speaks Spanish (the source language of every msgid, and the default when the browser
 # asks for nothing we have), English and Russian: locale/<lang>/LC_MESSAGES/django.po, compiled
 # by "manage.py compile_translations" (make demo / make test run it). LocaleMiddleware picks the
 # language from the django_language cookie (set by the switcher, /idioma/), else from
 # Accept-Language; URLs carry no language prefix.
-LANGUAGES = [("es", "Español"), ("en", "English"), ("ru", "Русский")]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the switcher's choice is remembered for a year
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Mexico_City")
+TIME_ZONE = env_time_zone("DJANGO_TIME_ZONE", "America/Mexico_City")
 USE_I18N = True
 USE_TZ = True
 
@@ -188,6 +182,8 @@ STORAGES = {
 }
 
 LOGIN_URL = "login"
+# After login each role lands on a page it may see (clubsite/login.py: directors → /gestion/,
+# others → the public home); this is only Django's fallback (the admin's own login).
 LOGIN_REDIRECT_URL = "manage:home"
 LOGOUT_REDIRECT_URL = "public:home"
 
@@ -196,10 +192,14 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # The ranking (SCORING.md §2): a player's first ever rating.
-ELO_INITIAL_RATING = float(os.environ.get("CLUB_ELO_INITIAL_RATING", "1500"))
+ELO_INITIAL_RATING = env_float("CLUB_ELO_INITIAL_RATING", 1500.0, example="1500")
 
 # --- security (README "Production"); `manage.py check --deploy` reports nothing in production --
 SESSION_COOKIE_HTTPONLY = True
+# Session, CSRF and language cookies: SameSite=Lax always, Secure under https (below).
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = False  # the pages send the token from the page (hx-headers), not the cookie
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -216,13 +216,17 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "base-uri": [CSP.SELF],
 }
-if not DEBUG:
+# Read (and checked) in debug too, so a malformed value is found before production.
+_ssl_redirect = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+_hsts_seconds = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 60 * 60, example="31536000")
+if HTTPS:
     # Behind a TLS-terminating proxy that sends X-Forwarded-Proto: https.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = _ssl_redirect
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))  # one year
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = _hsts_seconds  # one year unless set
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
@@ -238,12 +242,12 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 # The client's address: REMOTE_ADDR, or behind N proxies the N-th address from the right of
 # X-Forwarded-For (the one our own proxy appended); see clubsite/client_ip.py.
-TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0" if DEBUG else "1"))
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0 if DEBUG else 1, example="1")
 AXES_CLIENT_IP_CALLABLE = "clubsite.client_ip.client_ip"
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": env_log_level("DJANGO_LOG_LEVEL", "WARNING")},
 }

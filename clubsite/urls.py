@@ -1,6 +1,10 @@
 """Top-level URLs: public pages, the directors' pages under /gestion/, the Django admin, and
 /idioma/ (the language switcher, clubsite.views.set_language, which stores the choice in the
-django_language cookie). URLs carry no language prefix."""
+django_language cookie). URLs carry no language prefix.
+
+Every number in a path uses a bounded converter of clubsite/http.py (``<id:pk>``,
+``<number:number>``, ``<year:year>``): out of range is a 404. After login each role lands on a
+page it may see (clubsite/login.py)."""
 
 import os
 
@@ -8,6 +12,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
+from clubsite.login import LandingLoginView
 from clubsite.views import set_language
 from tournaments.views.glossary import glossary
 
@@ -16,7 +22,7 @@ urlpatterns = [
     path("ranking/", include("rankings.urls")),
     path("glosario/", glossary, name="glossary"),
     path("gestion/", include("tournaments.urls_manage")),
-    path("entrar/", auth_views.LoginView.as_view(), name="login"),
+    path("entrar/", LandingLoginView.as_view(), name="login"),
     path("salir/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("idioma/", set_language, name="set_language"),

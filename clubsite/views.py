@@ -3,10 +3,10 @@
 from django.conf import settings
 from django.http import HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
-@require_GET
+@require_safe
 def set_language(request):
     """The language switcher (the header's form, ``GET /idioma/?language=en&next=/torneos/``):
     remember the language in the ``django_language`` cookie and go back to ``next``.

@@ -5,7 +5,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rankings import ledger
-from rankings.models import LedgerRow
+from rankings.models import LedgerRow, LedgerStatus
 
 
 @admin.register(LedgerRow)
@@ -52,9 +52,49 @@ class LedgerRowAdmin(admin.ModelAdmin):
                 messages.ERROR,
             )
             return
-        report = ledger.rebuild()
+        try:
+            report = ledger.rebuild()
+        except ledger.ReplayFailed as exc:
+            self.message_user(
+                request,
+                gettext("No se pudo reconstruir el ranking: {error}").format(error=exc),
+                messages.ERROR,
+            )
+            return
+        if report.skipped:
+            self.message_user(
+                request,
+                gettext(
+                    "Ranking reconstruido: {count} filas; {skipped} partida(s) quedaron fuera "
+                    "(vea el aviso del ranking)."
+                ).format(count=report.written, skipped=len(report.skipped)),
+                messages.WARNING,
+            )
+            return
         self.message_user(
             request,
             gettext("Ranking reconstruido: {count} filas.").format(count=report.written),
             messages.SUCCESS,
         )
+
+
+@admin.register(LedgerStatus)
+class LedgerStatusAdmin(admin.ModelAdmin):
+    """The ranking's health (``rankings.health``), read-only: a replay writes it."""
+
+    list_display = ("state", "since", "causes_text")
+    readonly_fields = ("state", "since", "from_key", "causes_text", "updated_at")
+    fields = readonly_fields
+
+    @admin.display(description=_("causas"))
+    def causes_text(self, obj):
+        return " ".join(obj.causes()) or "—"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

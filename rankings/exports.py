@@ -36,11 +36,19 @@ def ranking_rows(year: int) -> list[list]:
     ]
 
 
-def ledger_rows(*, year: int | None = None, player=None) -> list[list]:
-    """Every ledger row (optionally one year, one player) in game order, full precision."""
+def ledger_rows(
+    *, year: int | None = None, player=None, published_only: bool = False
+) -> list[list]:
+    """Every ledger row (optionally one year, one player) in game order, full precision.
+    ``published_only`` (the public download) leaves out any row of a draft tournament (there
+    are none once the ledger is current: a draft's games are unrated)."""
     qs = LedgerRow.objects.select_related("tournament", "table__round", "player").order_by(
         "order_key", "side", "player_id"
     )
+    if published_only:
+        from tournaments.models import Tournament
+
+        qs = qs.exclude(tournament__status=Tournament.Status.DRAFT)
     if year is not None:
         qs = qs.filter(year=year)
     if player is not None:

@@ -3,25 +3,27 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Player
+from rankings.queries import public_players
+
+
+def _choices():
+    """The players the calculator offers: active, and visible to everyone (not only in a
+    draft tournament: ``queries.public_players``)."""
+    return public_players().filter(active=True)
 
 
 class CalculatorForm(forms.Form):
-    a1 = forms.ModelChoiceField(
-        label=_("Lado A, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—"
-    )
+    a1 = forms.ModelChoiceField(label=_("Lado A, jugador 1"), queryset=_choices(), empty_label="—")
     a2 = forms.ModelChoiceField(
         label=_("Lado A, jugador 2"),
-        queryset=Player.objects.filter(active=True),
+        queryset=_choices(),
         empty_label="—",
         required=False,
     )
-    b1 = forms.ModelChoiceField(
-        label=_("Lado B, jugador 1"), queryset=Player.objects.filter(active=True), empty_label="—"
-    )
+    b1 = forms.ModelChoiceField(label=_("Lado B, jugador 1"), queryset=_choices(), empty_label="—")
     b2 = forms.ModelChoiceField(
         label=_("Lado B, jugador 2"),
-        queryset=Player.objects.filter(active=True),
+        queryset=_choices(),
         empty_label="—",
         required=False,
     )

@@ -6,16 +6,26 @@ before ``key`` (rating after their last earlier game, and NG: their rated games 
 the same calendar year). ``rebuild()`` is ``replay_from(None)``. A replay from any key gives
 exactly the rows a full rebuild gives.
 
-Rated games: results of dominó tournaments marked rated; forfeits only where the tournament
-rates them; byes never (they have no table).
+Rated games: results of published (not draft) dominó tournaments marked rated; forfeits only
+where the tournament rates them; byes never (they have no table). A draft's games count from
+the moment it is published (the status change replays, ``rankings.signals``).
+
+Bad rows: a rated result the replay cannot place or rate (a time whose year, in UTC or in the
+club's zone, lies outside ``FIRST_YEAR``–``LAST_YEAR``, or that cannot be converted at all;
+sides that are not 1 or 2 players each, equal in number; a player on both sides) is skipped:
+the replay writes every other game, lists the skipped ones (tournament, round, table, why) in
+its report, and ``rankings.health`` marks the ranking "needs attention" until a replay finds
+none (SCORING.md §2, "Health"). A replay that fails outright rolls back and is marked the same
+way (``ReplayFailed``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import zoneinfo
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -31,6 +41,15 @@ ADVISORY_LOCK_ID = 0x7E1D6E5
 
 BATCH = 5000
 
+#: The years a game may have, in UTC and in the club's zone (the ranking page's years): the
+#: sort key is fixed-width (four-digit years), and a year outside is a typing error, not a game.
+FIRST_YEAR = 1900
+LAST_YEAR = 2999
+#: Results stored before this instant are out of range: every replay looks at them (and
+#: reports them), whatever game it starts from.
+_FIRST_INSTANT = dt.datetime(FIRST_YEAR, 1, 2, tzinfo=dt.UTC)
+_KEY = re.compile(r"\d{20}-\d{4}-\d{5}-\d{12}")
+
 
 def local_zone() -> dt.tzinfo:
     """The club's time zone (the ``TIME_ZONE`` setting): ranking years follow it (§2)."""
@@ -42,6 +61,64 @@ def order_key(played_at: dt.datetime, round_number: int, table_number: int, tabl
     then the table's id. Fixed-width text, so string order is game order."""
     utc = played_at.astimezone(dt.UTC)
     return f"{utc:%Y%m%d%H%M%S%f}-{round_number:04d}-{table_number:05d}-{table_id:012d}"
+
+
+def _instant(when: dt.datetime, zone: dt.tzinfo) -> tuple[str, int] | None:
+    """(key prefix, local year) of a game played at ``when``; None when the time is out of
+    range (``FIRST_YEAR``–``LAST_YEAR`` in UTC and locally) or cannot be converted."""
+    try:
+        utc = when.astimezone(dt.UTC)
+        year = when.astimezone(zone).year
+    except (OverflowError, ValueError):
+        return None
+    if not (FIRST_YEAR <= utc.year <= LAST_YEAR and FIRST_YEAR <= year <= LAST_YEAR):
+        return None
+    return f"{utc:%Y%m%d%H%M%S%f}", year
+
+
+def valid_key(key: str | None) -> bool:
+    """Whether ``key`` has the shape of ``order_key`` (a malformed one cannot start a replay)."""
+    return key is not None and _KEY.fullmatch(key) is not None
+
+
+@dataclass(frozen=True)
+class BadGame:
+    """A rated result a replay skipped: its table, a ``tournaments.errors`` code saying why
+    ("ledger_bad_date", "ledger_bad_sides", "ledger_player_twice", "ledger_bad_game") and the
+    code's own parameters (the table's tournament, round and number are added by
+    ``describe``)."""
+
+    table_id: int
+    code: str
+    params: dict
+
+
+class BadGameError(ValueError):
+    """A bad row met by ``rated_games``/``compute_rows`` called without a ``problems`` list."""
+
+    def __init__(self, bad: BadGame):
+        super().__init__(f"{bad.code}: table {bad.table_id} {bad.params}")
+        self.bad = bad
+
+
+class ReplayFailed(Exception):
+    """A replay failed and rolled back; ``rankings.health`` has recorded it ("needs attention").
+    Raised from the original error (``__cause__``)."""
+
+
+def _moment_text(value) -> str:
+    """A stored time or date for a message, "YYYY-MM-DD HH:MM" (UTC when it cannot be moved to
+    the club's zone), never failing."""
+    try:
+        if isinstance(value, dt.datetime):
+            try:
+                value = value.astimezone(local_zone())
+            except (OverflowError, ValueError):
+                pass
+            return f"{value.year:04d}-{value.month:02d}-{value.day:02d} {value:%H:%M}"
+        return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+    except Exception:  # a value no format accepts: show it as stored
+        return str(value)[:40]
 
 
 @dataclass(frozen=True)
@@ -60,29 +137,41 @@ class RatedGame:
 
 
 def _rated_results_filter(prefix: str = "") -> Q:
-    """Results of rated tournaments whose scoring system is rated (``ScoringSystem.rated``,
-    SCORING.md §2), forfeits only where the tournament rates them."""
+    """Results of published (not draft), rated tournaments whose scoring system is rated
+    (``ScoringSystem.rated``, SCORING.md §2), forfeits only where the tournament rates them."""
     from tournaments import systems
+    from tournaments.models import Tournament
 
     p = prefix
     rated_systems = [s.key for s in systems.all_systems() if s.rated]
+    published = [s for s in Tournament.Status.values if s != Tournament.Status.DRAFT]
     return Q(
         **{
             f"{p}table__round__tournament__system__in": rated_systems,
             f"{p}table__round__tournament__rated": True,
+            f"{p}table__round__tournament__status__in": published,
         }
     ) & (Q(**{f"{p}forfeit": False}) | Q(**{f"{p}table__round__tournament__forfeits_rated": True}))
 
 
-def rated_games(from_key: str | None = None) -> list[RatedGame]:
-    """Every rated game with ``key >= from_key`` (all when None), in ledger order. Two queries."""
+def rated_games(
+    from_key: str | None = None, *, problems: list[BadGame] | None = None
+) -> list[RatedGame]:
+    """Every rated game with ``key >= from_key`` (all when None), in ledger order. Two queries.
+
+    A bad row (module docstring) is skipped and appended to ``problems`` as a ``BadGame``;
+    without a ``problems`` list it raises ``BadGameError``. Whatever ``from_key``, results
+    stored before ``FIRST_YEAR`` are looked at too, so every replay reports them.
+    """
     from tournaments.models import Result, Seat
 
     results = Result.objects.filter(_rated_results_filter())
     if from_key is not None:
         since = dt.datetime.strptime(from_key[:20], "%Y%m%d%H%M%S%f").replace(tzinfo=dt.UTC)
         # Results without a stored time take a default one: keep them in the candidate set.
-        results = results.filter(Q(played_at__gte=since) | Q(played_at__isnull=True))
+        results = results.filter(
+            Q(played_at__gte=since) | Q(played_at__isnull=True) | Q(played_at__lt=_FIRST_INSTANT)
+        )
     rows = list(
         results.values_list(
             "table_id",
@@ -107,26 +196,50 @@ def rated_games(from_key: str | None = None) -> list[RatedGame]:
         "table_id", "side", "entry__player1_id", "entry__player2_id"
     ):
         sides = players.setdefault(table_id, {"A": [], "B": []})
-        sides[side].append(p1)
+        sides.setdefault(side, []).append(p1)
         if p2:
             sides[side].append(p2)
+
+    def bad(table_id: int, code: str, **params) -> None:
+        game = BadGame(table_id=table_id, code=code, params=params)
+        if problems is None:
+            raise BadGameError(game)
+        problems.append(game)
+
     zone = local_zone()
     games = []
     # Games of one round share their instant: its key prefix and local year are worked out once.
-    instants: dict[dt.datetime, tuple[str, int]] = {}
+    instants: dict[dt.datetime, tuple[str, int] | None] = {}
     for table_id, tournament_id, a, b, played_at, date, round_number, table_number in rows:
-        sides = players.get(table_id)
-        if not sides or not sides["A"] or len(sides["A"]) != len(sides["B"]) or len(sides["A"]) > 2:
-            continue
-        when = played_at or default_played_at(date, round_number)
-        instant = instants.get(when)
+        try:
+            when = played_at or default_played_at(date, round_number)
+        except (OverflowError, ValueError):
+            when = None
+        instant = None
+        if when is not None:
+            if when in instants:
+                instant = instants[when]
+            else:
+                instant = instants[when] = _instant(when, zone)
         if instant is None:
-            instant = instants[when] = (
-                f"{when.astimezone(dt.UTC):%Y%m%d%H%M%S%f}",
-                when.astimezone(zone).year,
+            bad(
+                table_id,
+                "ledger_bad_date",
+                played_at=_moment_text(played_at or date),
+                first=FIRST_YEAR,
+                last=LAST_YEAR,
             )
+            continue
         key = f"{instant[0]}-{round_number:04d}-{table_number:05d}-{table_id:012d}"  # == order_key(...)
         if from_key is not None and key < from_key:
+            continue
+        sides = players.get(table_id) or {"A": [], "B": []}
+        side_a, side_b = sides.get("A", []), sides.get("B", [])
+        if not 1 <= len(side_a) <= 2 or len(side_a) != len(side_b) or set(sides) != {"A", "B"}:
+            bad(table_id, "ledger_bad_sides", side_a=len(side_a), side_b=len(side_b))
+            continue
+        if len(set(side_a + side_b)) != len(side_a) + len(side_b):
+            bad(table_id, "ledger_player_twice")
             continue
         games.append(
             RatedGame(
@@ -135,8 +248,8 @@ def rated_games(from_key: str | None = None) -> list[RatedGame]:
                 key=key,
                 played_at=when,
                 year=instant[1],
-                side_a=tuple(sides["A"]),
-                side_b=tuple(sides["B"]),
+                side_a=tuple(side_a),
+                side_b=tuple(side_b),
                 tantos_a=a,
                 tantos_b=b,
             )
@@ -198,27 +311,48 @@ COLUMNS = (
 )
 
 
-def compute_rows(games: list[RatedGame], states: dict[int, PlayerState]) -> Iterator[tuple]:
+def compute_rows(
+    games: list[RatedGame],
+    states: dict[int, PlayerState],
+    problems: list[BadGame] | None = None,
+) -> Iterator[tuple]:
     """Apply ``games`` in order to ``states`` (mutated) and yield one tuple per ledger row,
-    with the values of ``COLUMNS``."""
+    with the values of ``COLUMNS``. A game the rules refuse (``elo.game_update`` raises
+    ``ValueError``) changes nobody: it is appended to ``problems`` as a ``BadGame``
+    ("ledger_bad_game"), or raises ``BadGameError`` without a ``problems`` list."""
     initial = float(getattr(settings, "ELO_INITIAL_RATING", elo.INITIAL_RATING))
     for g in games:
         before = {}
         for pid in g.side_a + g.side_b:
             st = states.get(pid)
             if st is None:
-                st = states[pid] = PlayerState(rating=initial, year=g.year, ng=0)
-            elif st.year != g.year:
-                st.year, st.ng = g.year, 0
-            before[pid] = elo.PlayerBefore(player_id=pid, rating=st.rating, ng=st.ng)
-        updates = elo.game_update(
-            [before[p] for p in g.side_a], [before[p] for p in g.side_b], g.tantos_a, g.tantos_b
-        )
+                before[pid] = elo.PlayerBefore(player_id=pid, rating=initial, ng=0)
+            else:
+                ng = st.ng if st.year == g.year else 0
+                before[pid] = elo.PlayerBefore(player_id=pid, rating=st.rating, ng=ng)
+        try:
+            updates = elo.game_update(
+                [before[p] for p in g.side_a],
+                [before[p] for p in g.side_b],
+                g.tantos_a,
+                g.tantos_b,
+            )
+        except ValueError as exc:
+            game = BadGame(table_id=g.table_id, code="ledger_bad_game", params={"detail": str(exc)})
+            if problems is None:
+                raise BadGameError(game) from exc
+            problems.append(game)
+            continue
         n_a = len(g.side_a)
         for i, u in enumerate(updates):
             on_a = i < n_a
-            st = states[u.player_id]
-            st.rating, st.ng = u.rating_after, st.ng + 1
+            st = states.get(u.player_id)
+            if st is None:
+                states[u.player_id] = PlayerState(
+                    rating=u.rating_after, year=g.year, ng=u.ng_before + 1
+                )
+            else:
+                st.rating, st.year, st.ng = u.rating_after, g.year, u.ng_before + 1
             yield (
                 g.table_id,
                 u.player_id,
@@ -238,6 +372,32 @@ def compute_rows(games: list[RatedGame], states: dict[int, PlayerState]) -> Iter
                 g.tantos_a if on_a else g.tantos_b,
                 g.tantos_b if on_a else g.tantos_a,
             )
+
+
+def describe(problems: list[BadGame]) -> list[dict]:
+    """The skipped games as ``LedgerStatus.problems`` entries (``{"code", "params"}``), each
+    with its tournament's name, round and table number (one query), in the order found."""
+    from tournaments.models import Table
+
+    if not problems:
+        return []
+    where = {
+        pk: (name, round_number, number)
+        for pk, name, round_number, number in Table.objects.filter(
+            pk__in={p.table_id for p in problems}
+        ).values_list("pk", "round__tournament__name", "round__number", "number")
+    }
+    out = []
+    for p in problems:
+        name, round_number, number = where.get(p.table_id, ("?", "?", "?"))
+        out.append(
+            {
+                "code": p.code,
+                "params": {"tournament": name, "round": round_number, "table": number, **p.params},
+                "table_id": p.table_id,
+            }
+        )
+    return out
 
 
 def _write(rows: list[tuple]) -> None:
@@ -270,47 +430,87 @@ def _lock() -> None:
 
 @dataclass
 class ReplayReport:
-    """What a replay did: the key it started from, rows deleted and written."""
+    """What a replay did: the key it started from (None: the first game), rows deleted and
+    written, and the games it skipped (``describe``: tournament, round, table, why)."""
 
     from_key: str | None
     deleted: int
     written: int
+    skipped: list[dict] = field(default_factory=list)
 
 
 def replay_from(key: str | None, *, progress=None) -> ReplayReport:
     """Recompute the ledger from game ``key`` on (None: everything) in one transaction.
 
+    The replay starts earlier when the ranking needs attention from an earlier game
+    (``health.replay_start``), and at the first game when ``key`` is malformed. Bad rows are
+    skipped and listed in the report's ``skipped``; the status is recorded in the same
+    transaction (``health.record_replay``: current when nothing was skipped). If the replay
+    fails, its transaction rolls back, the failure is recorded in a transaction of its own
+    (``health.record_failure``) and ``ReplayFailed`` is raised from the error.
+
     ``progress``: optional callable(rows_written, rows_total). Returns a ``ReplayReport``.
     """
-    with transaction.atomic():
-        _lock()
-        pagecache.changed()  # the ranking pages show the ledger (bulk writes send no signal)
-        games = rated_games(key)
-        if key is None:
-            states: dict[int, PlayerState] = {}
-            deleted, _ = LedgerRow.objects.all().delete()
-        else:
-            states = states_before({p for g in games for p in g.side_a + g.side_b}, key)
-            deleted, _ = LedgerRow.objects.filter(order_key__gte=key).delete()
-        total = sum(len(g.side_a) + len(g.side_b) for g in games)
-        if connection.vendor == "postgresql":
-            written = _copy_all(compute_rows(games, states), progress, total)
-        else:
-            written = 0
-            batch: list[tuple] = []
-            for row in compute_rows(games, states):
-                batch.append(row)
-                if len(batch) >= BATCH:
-                    _write(batch)
-                    written += len(batch)
-                    batch = []
-                    if progress:
-                        progress(written, total)
-            _write(batch)
-            written += len(batch)
-        if progress:
-            progress(written, total)
-    return ReplayReport(from_key=key, deleted=deleted, written=written)
+    from rankings import health
+
+    if key is not None and not valid_key(key):
+        key = None
+    start = key
+    try:
+        with transaction.atomic():
+            _lock()
+            status = health.get()
+            start = health.replay_start(key, status)
+            pagecache.changed()  # the ranking pages show the ledger (bulk writes send no signal)
+            problems: list[BadGame] = []
+            games = rated_games(start, problems=problems)
+            if start is not None and problems:
+                # A game that went bad without a signal (a bulk update) may still have rows
+                # before ``start``: a rebuild has none, so replay from the first of them.
+                earlier = (
+                    LedgerRow.objects.filter(
+                        table_id__in={p.table_id for p in problems}, order_key__lt=start
+                    )
+                    .order_by("order_key")
+                    .values_list("order_key", flat=True)
+                    .first()
+                )
+                if earlier is not None:
+                    start = earlier if valid_key(earlier) else None
+                    problems = []
+                    games = rated_games(start, problems=problems)
+            if start is None:
+                states: dict[int, PlayerState] = {}
+                deleted, _ = LedgerRow.objects.all().delete()
+            else:
+                states = states_before({p for g in games for p in g.side_a + g.side_b}, start)
+                deleted, _ = LedgerRow.objects.filter(order_key__gte=start).delete()
+            total = sum(len(g.side_a) + len(g.side_b) for g in games)
+            rows = compute_rows(games, states, problems)
+            if connection.vendor == "postgresql":
+                written = _copy_all(rows, progress, total)
+            else:
+                written = 0
+                batch: list[tuple] = []
+                for row in rows:
+                    batch.append(row)
+                    if len(batch) >= BATCH:
+                        _write(batch)
+                        written += len(batch)
+                        batch = []
+                        if progress:
+                            progress(written, total)
+                _write(batch)
+                written += len(batch)
+            if progress:
+                progress(written, total)
+            skipped = describe(problems)
+            if skipped or (status is not None and not status.is_current):
+                health.record_replay(start, skipped)
+    except Exception as exc:
+        health.record_failure(start, exc)
+        raise ReplayFailed(f"{type(exc).__name__}: {exc}") from exc
+    return ReplayReport(from_key=start, deleted=deleted, written=written, skipped=skipped)
 
 
 def _copy_all(rows: Iterator[tuple], progress, total: int) -> int:
@@ -337,7 +537,9 @@ def rebuild(*, progress=None) -> ReplayReport:
 
 def earliest_key_for_tables(table_ids: Iterable[int]) -> str | None:
     """The smallest key among the tables' current ledger rows and their current rated results
-    (where a replay must start after those tables changed); None if neither exists."""
+    (where a replay must start after those tables changed); None if neither exists. A result
+    whose time is out of range has no key: it is left out here (every replay reports it), and
+    a malformed stored key gives "" (replay from the first game)."""
     from tournaments.models import Result
 
     ids = list(set(table_ids))
@@ -345,6 +547,9 @@ def earliest_key_for_tables(table_ids: Iterable[int]) -> str | None:
         return None
     # No ORDER BY/LIMIT here: the planner would walk the whole order_key index.
     keys = list(LedgerRow.objects.filter(table_id__in=ids).values_list("order_key", flat=True))
+    if any(not valid_key(k) for k in keys):
+        return ""
+    zone = local_zone()
     for table_id, played_at, date, round_number, table_number in Result.objects.filter(
         _rated_results_filter(), table_id__in=ids
     ).values_list(
@@ -354,6 +559,11 @@ def earliest_key_for_tables(table_ids: Iterable[int]) -> str | None:
         "table__round__number",
         "table__number",
     ):
-        when = played_at or default_played_at(date, round_number)
-        keys.append(order_key(when, round_number, table_number, table_id))
+        try:
+            when = played_at or default_played_at(date, round_number)
+        except (OverflowError, ValueError):
+            continue
+        instant = _instant(when, zone)
+        if instant is not None:
+            keys.append(f"{instant[0]}-{round_number:04d}-{table_number:05d}-{table_id:012d}")
     return min(keys) if keys else None

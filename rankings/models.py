@@ -99,3 +99,48 @@ class LedgerRow(models.Model):
             self.tantos_own,
             self.tantos_other,
         )
+
+
+class LedgerStatus(models.Model):
+    """Whether the ledger is current: one row (``pk`` 1), written by ``rankings.health`` only.
+
+    ``state`` is "current" when the last replay covered every game and applied them all;
+    "attention" when a replay failed (its transaction rolled back, so the ledger still shows
+    the ratings from before the change) or had to skip a game it could not rate (a bad row:
+    see ``rankings.ledger``). ``since``: when it stopped being current; ``from_key``: the ledger
+    may be wrong from this game key on ("" = from the first game), so the next replay starts
+    there at the latest, and one that succeeds makes the ledger current again. ``problems``:
+    the causes, ``[{"code": <tournaments.errors code>, "params": {...}}, ...]``, shown in the
+    active language by ``causes()``. No row at all means current.
+    """
+
+    class State(models.TextChoices):
+        CURRENT = "current", _("Al día")
+        ATTENTION = "attention", _("Necesita atención")
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    state = models.CharField(_("estado"), max_length=10, choices=State, default=State.CURRENT)
+    since = models.DateTimeField(_("desde"), null=True, blank=True)
+    from_key = models.CharField(_("desde la partida"), max_length=64, blank=True, default="")
+    problems = models.JSONField(_("causas"), default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("estado del ranking")
+        verbose_name_plural = _("estado del ranking")
+
+    def __str__(self) -> str:
+        return str(self.get_state_display())
+
+    @property
+    def is_current(self) -> bool:
+        return self.state == self.State.CURRENT
+
+    def causes(self) -> list[str]:
+        """The problems as sentences in the active language (``tournaments.errors`` messages)."""
+        from tournaments.errors import DomainError
+
+        return [
+            DomainError(p.get("code") or "ledger_replay_failed", **(p.get("params") or {})).message
+            for p in self.problems
+        ]

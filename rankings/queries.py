@@ -10,11 +10,25 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
-from django.utils.formats import number_format
+from django.db.models import Exists, OuterRef, Q, Subquery
 
+from clubsite.numbers import DECIMALS, format_number
 from rankings.models import LedgerRow
 from tournaments.models import Player
+
+
+def public_players():
+    """The players any visitor may see (the calculator's list, the player pages): everyone
+    but those whose every entry is in a draft tournament (a draft is private until it is
+    published). A player with no entry at all is a club member and is listed. A queryset."""
+    from tournaments.models import Entry, Tournament
+
+    entries = Entry.objects.filter(Q(player1=OuterRef("pk")) | Q(player2=OuterRef("pk")))
+    draft = Tournament.Status.DRAFT
+    return Player.objects.filter(
+        Exists(entries.exclude(tournament__status=draft))
+        | ~Exists(entries.filter(tournament__status=draft))
+    )
 
 
 @dataclass(frozen=True)
@@ -149,9 +163,13 @@ class HistoryLine:
 
 def player_history(player: Player) -> list[HistoryLine]:
     """Every ledger row of ``player`` in game order, with the names of partner and opponents.
-    Two queries whatever the number of games."""
+    Two queries whatever the number of games. Rows of a draft tournament are never shown
+    (there are none once the ledger is current: a draft's games are unrated)."""
+    from tournaments.models import Tournament
+
     rows = list(
         LedgerRow.objects.filter(player=player)
+        .exclude(tournament__status=Tournament.Status.DRAFT)
         .select_related("tournament", "table__round")
         .order_by("order_key")
     )
@@ -195,7 +213,9 @@ class Chart:
 
 def rating_chart(lines: list[HistoryLine], *, width: int = 640, height: int = 220) -> Chart | None:
     """One point per game (rating after it), the start rating first; a vertical mark where a
-    new calendar year begins. None when there is no game."""
+    new calendar year begins. None when there is no game. Each dot's label is the rating as
+    the history table's cells show it (``clubsite.numbers.format_number``, 1 decimal, the
+    active language): 1531.25 → "1531,3" on both."""
     if not lines:
         return None
     values = [lines[0].row.rating_before] + [ln.row.rating_after for ln in lines]
@@ -211,8 +231,9 @@ def rating_chart(lines: list[HistoryLine], *, width: int = 640, height: int = 22
         return pad_l + i * step, pad_t + (high - v) / (high - low) * inner_h
 
     coords = [xy(i, v) for i, v in enumerate(values)]
-    # The dot labels are read by people: in the active language's number format (1512,3 / 1512.3).
-    dots = [(x, y, number_format(values[i], decimal_pos=1)) for i, (x, y) in enumerate(coords)]
+    # The dot labels are read by people: the same text as the history table's rating cells
+    # (clubsite.numbers: rounded half away from zero, 1 decimal, the page's language).
+    dots = [(x, y, format_number(values[i], DECIMALS["rating"])) for i, (x, y) in enumerate(coords)]
     marks = []
     for i in range(1, len(lines)):
         if lines[i].row.year != lines[i - 1].row.year:

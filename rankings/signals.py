@@ -4,7 +4,12 @@ correction or deletion of a game replays the ledger from that game on").
 
 Whatever the path of the change (result page, CSV import, Django admin, shell), the model
 signals below see it; the replay itself runs once per committed transaction, from the
-earliest game touched.
+earliest game touched. Publishing a draft or taking a tournament back to draft is such a
+change: a draft's games are unrated (``ledger._rated_results_filter``).
+
+A replay that fails is never silent: ``ledger.replay_from`` records it (the ranking "needs
+attention", ``rankings.health``) before it raises, and the next replay starts early enough
+to cover it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 
-from rankings import ledger
+from rankings import health, ledger
 from rankings.models import LedgerRow
 from tournaments.models import Result, Round, Seat, Table, Tournament
 
@@ -30,7 +35,16 @@ log = logging.getLogger(__name__)
 # The replay itself is serialised across servers by the database (ledger.ADVISORY_LOCK_ID).
 _pending = threading.local()
 
-RATING_FIELDS = ("system", "rated", "forfeits_rated", "date")
+#: The tournament fields a replay depends on; of ``status`` only whether it is a draft counts.
+RATING_FIELDS = ("system", "rated", "forfeits_rated", "date", "status")
+
+
+def _rating_values(values) -> tuple:
+    """The values of ``RATING_FIELDS`` as the ledger sees them (a dict or a Tournament)."""
+    get = values.get if isinstance(values, dict) else lambda f: getattr(values, f)
+    return tuple(
+        get(f) == Tournament.Status.DRAFT if f == "status" else get(f) for f in RATING_FIELDS
+    )
 
 
 def _bucket() -> dict:
@@ -56,15 +70,20 @@ def run_pending() -> None:
     tables, keys = set(data["tables"]), set(data["keys"])
     data["tables"].clear()
     data["keys"].clear()
+    start = None
     try:
         candidates = list(keys)
         start = ledger.earliest_key_for_tables(tables)
-        if start:
-            candidates.append(start)
+        if start is not None:
+            candidates.append(start)  # "" (a malformed stored key): from the first game
         if candidates:
-            ledger.replay_from(min(candidates))
-    except Exception:  # the results are committed; `manage.py rebuild_ledger` repairs the ledger
+            start = min(candidates)
+            ledger.replay_from(start or None)
+    except ledger.ReplayFailed:  # recorded by the replay: the ranking "needs attention"
         log.exception("ledger replay failed")
+    except Exception as exc:  # failed before the replay began: record it the same way
+        log.exception("ledger replay failed")
+        health.record_failure(start or None, exc)
 
 
 def _min_key(qs) -> str | None:
@@ -106,7 +125,7 @@ def _tournament_saved(sender, instance, created, **kwargs):
     old = getattr(instance, "_rating_fields_before", None)
     if created or old is None:
         return
-    if any(old[f] != getattr(instance, f) for f in RATING_FIELDS):
+    if _rating_values(old) != _rating_values(instance):
         schedule(
             table_ids=Table.objects.filter(round__tournament=instance).values_list("pk", flat=True),
         )

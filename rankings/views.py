@@ -1,4 +1,12 @@
-"""Public ranking pages: a year's ranking, a player's history, the "¿Cuánto cambia?" calculator."""
+"""Public ranking pages: a year's ranking, a player's history, the "¿Cuánto cambia?" calculator.
+
+While the ranking needs attention (``rankings.health``: a replay failed or skipped a game),
+no page shows its figures as current: the ranking, the player page and the calculator show a
+notice in their place (``rankings/_ledger_notice.html``), and the CSV downloads answer
+503 with that notice as plain text (and ``Retry-After``). Players whose every entry is in a
+draft tournament have no public page (404; directors may look), and a draft's games are
+never rated (``rankings.ledger``).
+"""
 
 from __future__ import annotations
 
@@ -6,24 +14,54 @@ import csv
 import io
 
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods, require_safe
 
 from clubsite.pagecache import public_page
-from rankings import elo, queries
+from rankings import elo, health, ledger, queries
 from rankings.forms import CalculatorForm
 from tournaments.models import Player
+from tournaments.permissions import can_enter_manage_area
 
 RANKING_PAGE_SIZE = 100
+#: Seconds a client is asked to wait before asking again for a CSV of a ranking that is not
+#: current (the 503's ``Retry-After``).
+RETRY_AFTER = 300
+
+
+def _not_current_csv() -> HttpResponse:
+    """The answer of a CSV download while the ranking needs attention: 503, plain text."""
+    response = HttpResponse(
+        gettext(
+            "El ranking se está recalculando y necesita atención: sus cifras no están al día. "
+            "Vuelva a intentarlo más tarde."
+        )
+        + "\n",
+        status=503,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
+def _visible_player(request, pk) -> Player:
+    """The player ``pk``, if any visitor may see them (``queries.public_players``: not only
+    in drafts); directors see everyone. Raises Http404."""
+    p = get_object_or_404(Player, pk=pk)
+    if can_enter_manage_area(request.user) or queries.public_players().filter(pk=p.pk).exists():
+        return p
+    raise Http404(_("No existe ese jugador."))
 
 
 def _current_year() -> int:
     return timezone.localdate().year
 
 
-@require_GET
+@require_safe
 @public_page
 def ranking(request):
     """The ranking of a year (``?year=``, default the current one), searchable by name (``?q=``),
@@ -33,9 +71,10 @@ def ranking(request):
         year = int(request.GET.get("year") or _current_year())
     except ValueError:
         year = _current_year()
-    if not 1900 <= year <= 2999:
+    if not ledger.FIRST_YEAR <= year <= ledger.LAST_YEAR:
         year = _current_year()
-    lines = queries.year_ranking(year)
+    attention = health.attention()
+    lines = [] if attention else queries.year_ranking(year)
     q = request.GET.get("q", "").strip()[:100]
     if q:
         folded = q.casefold()
@@ -47,6 +86,7 @@ def ranking(request):
         "lines": page.object_list,
         "page": page,
         "q": q,
+        "ledger_notice": attention,
     }
     if request.htmx:
         return render(request, "rankings/ranking.html#ranking_table", context)
@@ -63,27 +103,35 @@ def _csv_response(rows, header, filename):
     return response
 
 
-@require_GET
+@require_safe
 @public_page
 def ranking_csv(request, year):
     from rankings.exports import RANKING_HEADER, ranking_rows
 
+    if health.attention():
+        return _not_current_csv()
     return _csv_response(ranking_rows(year), RANKING_HEADER, f"ranking-{year}.csv")
 
 
-@require_GET
+@require_safe
 @public_page
 def player(request, pk):
-    """A player's rating now, position in this year's ranking, chart and ledger."""
-    p = get_object_or_404(Player, pk=pk)
-    history = queries.player_history(p)
+    """A player's rating now, position in this year's ranking, chart and ledger (a notice
+    instead while the ranking needs attention)."""
+    p = _visible_player(request, pk)
     year = _current_year()
-    position = queries.year_position(p.pk, year)
+    attention = health.attention()
+    if attention:
+        history, position = [], None
+    else:
+        history = queries.player_history(p)
+        position = queries.year_position(p.pk, year)
     rating = history[-1].row.rating_after if history else None
     return render(
         request,
         "rankings/player.html",
         {
+            "ledger_notice": attention,
             "player": p,
             "history": list(reversed(history)),
             "chart": queries.rating_chart(history),
@@ -94,21 +142,27 @@ def player(request, pk):
     )
 
 
-@require_GET
+@require_safe
 @public_page
 def player_csv(request, pk):
     from rankings.exports import LEDGER_HEADER, ledger_rows
 
-    p = get_object_or_404(Player, pk=pk)
-    return _csv_response(ledger_rows(player=p), LEDGER_HEADER, f"ledger-{p.pk}.csv")
+    p = _visible_player(request, pk)
+    if health.attention():
+        return _not_current_csv()
+    return _csv_response(
+        ledger_rows(player=p, published_only=True), LEDGER_HEADER, f"ledger-{p.pk}.csv"
+    )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def calculator(request):
-    """Expected score and rating change of each player for a hypothetical game (elo.py)."""
+    """Expected score and rating change of each player for a hypothetical game (elo.py), from
+    their current ratings; while the ranking needs attention, a notice instead of figures."""
     form = CalculatorForm(request.POST or None)
     outcome = None
-    if request.method == "POST" and form.is_valid():
+    attention = health.attention()
+    if request.method == "POST" and form.is_valid() and not attention:
         d = form.cleaned_data
         side_a = [p for p in (d["a1"], d["a2"]) if p]
         side_b = [p for p in (d["b1"], d["b2"]) if p]
@@ -127,7 +181,7 @@ def calculator(request):
         )
         names = {p.pk: p.full_name for p in side_a + side_b}
         outcome = [(names[u.player_id], u) for u in updates]
-    context = {"form": form, "outcome": outcome}
+    context = {"form": form, "outcome": outcome, "ledger_notice": attention}
     status = 400 if request.method == "POST" and not form.is_valid() else 200
     if request.htmx:
         return render(request, "rankings/calculator.html#calculator_result", context, status=status)

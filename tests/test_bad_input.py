@@ -472,9 +472,11 @@ def _(ctx):
     return ctx.castigo({"player": ctx.club.p[0], "tantos": "5", "reason": "   "})
 
 
-@case("castigo_reason_with_control_characters", "caracteres de control")
+# Control and invisible characters are cleaned, not refused (tournaments.names.clean; the
+# cleaned text is checked in tests/tournaments/test_names.py): a text of nothing else is empty.
+@case("castigo_reason_of_invisible_characters_only", "obligatorio")
 def _(ctx):
-    return ctx.castigo({"player": ctx.club.p[0], "tantos": "5", "reason": "Llegó\x1b[31m tarde"})
+    return ctx.castigo({"player": ctx.club.p[0], "tantos": "5", "reason": "\u200b\x1b\u2066\u2069"})
 
 
 @case("castigo_reason_too_long", "200 caracteres")
@@ -571,14 +573,13 @@ def _(ctx):
 # Players.
 for _name, _data, _frag in [
     ("name_too_long", {"full_name": "N" * 121}, "120"),
-    ("name_with_bell_character", {"full_name": "Ana\x07 Ruiz"}, "caracteres de control"),
-    ("name_with_escape_sequence", {"full_name": "Ana \x1b[2J Ruiz"}, "caracteres de control"),
-    ("name_with_newline", {"full_name": "Ana\nRuiz"}, "caracteres de control"),
-    ("name_with_c1_control", {"full_name": "Ana\x85Ruiz"}, "caracteres de control"),
-    ("name_with_null", {"full_name": "Ana\x00Ruiz"}, "caracteres nulos"),
+    ("name_too_long_after_cleaning", {"full_name": "N\u200b" * 60 + "N" * 61}, "120"),
+    ("name_of_zero_width_spaces", {"full_name": "\u200b\u200b\ufeff"}, "obligatorio"),
+    ("name_of_bidi_marks_and_nbsp", {"full_name": "\u200e\u00a0\u2066\u2069\u3000"}, "obligatorio"),
+    ("name_of_control_characters", {"full_name": "\x00\x07\x1b\x85"}, "obligatorio"),
     ("name_blank", {"full_name": "    "}, "obligatorio"),
     ("nickname_too_long", {"nickname": "x" * 61}, "60"),
-    ("nickname_with_tab", {"nickname": "El\tProfe"}, "caracteres de control"),
+    ("nickname_too_long_after_cleaning", {"nickname": "x\u200b" * 61}, "60"),
     ("member_number_too_long", {"member_number": "S" * 21}, "20"),
     ("member_number_taken_other_case", {"member_number": "s-77"}, "ya es de otro jugador"),
     ("email_invalid", {"email": "ana@@club"}, "correo electrónico"),
@@ -605,7 +606,12 @@ for _name, _data, _frag in [
     ),
     ("target_changed_with_results", {"target": "200"}, "no se puede cambiar su meta"),
     ("date_30_february", {"date": "2026-02-30"}, "fecha válida"),
+    ("date_year_1", {"date": "0001-01-01"}, "debe estar entre 1900-01-01 y 2199-12-31"),
+    ("date_end_of_calendar", {"date": "9999-12-31"}, "debe estar entre 1900-01-01 y 2199-12-31"),
+    ("end_date_before_date", {"end_date": "2026-09-18"}, "no puede ser anterior"),
+    ("end_date_two_months_on", {"end_date": "2026-11-30"}, "como mucho 31 días"),
     ("name_empty", {"name": ""}, "obligatorio"),
+    ("name_of_invisible_characters", {"name": "\ufeff\u200b\u00ad"}, "obligatorio"),
     ("time_limit_601", {"time_limit": "601"}, "entre 1 y 600"),
     ("forfeit_score_below_target", {"forfeit_winner_tantos": "50"}, "no es un resultado válido"),
     (
@@ -652,6 +658,22 @@ def _(ctx):
     )
 
 
+for _name, _moment in [
+    ("year_1", "0001-01-01 10:00"),
+    ("year_9999", "9999-12-31 23:30"),
+    ("decades_away", "2066-09-19 18:00"),
+    ("the_day_before", "2026-09-18 23:00"),
+]:
+    case(f"upload_played_at_{_name}", "no cae en los días del torneo")(
+        lambda ctx, moment=_moment: ctx.upload(
+            csv_bytes(
+                GOOD_LINE,
+                f"3,2,Catálogo 04 & Catálogo 05,Catálogo 06 & Catálogo 07,100,40,no,no,{moment}",
+            )
+        )
+    )
+
+
 @case("upload_100000_lines", "líneas")
 def _(ctx):
     return ctx.upload(huge_csv())
@@ -675,6 +697,11 @@ def _(ctx):
 @case("upload_castigo_zero", "mayor que 0")
 def _(ctx):
     return ctx.upload(csv_bytes("2,Catálogo 00,0,Hablar", header=CASTIGOS_HEADER), kind="castigos")
+
+
+@case("upload_castigo_player_of_invisible_characters", "Falta el jugador")
+def _(ctx):
+    return ctx.upload(csv_bytes("2,\u200b\u2060,5,Hablar", header=CASTIGOS_HEADER), kind="castigos")
 
 
 @case("upload_castigo_text", "mayor que 0")

@@ -21,7 +21,7 @@ from django.db import connection, connections
 
 from rankings import ledger
 from rankings.models import LedgerRow
-from tournaments import imports, services
+from tournaments import imports, services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, Result, Round, Seat, Table, Tournament
 from tournaments.permissions import DIRECTORS_GROUP
@@ -374,3 +374,202 @@ def test_closing_a_round_while_a_result_is_corrected_never_leaves_a_half_state()
 def test_closing_a_round_while_its_last_result_is_entered_never_leaves_a_half_state():
     seen = close_while_saving(correction=False)
     assert set(seen) == {"saved_then_closed", "close_refused_then_saved"}, seen
+
+
+# --- (4) a setting the results depend on changes while a result is saved ------------------------
+
+
+def _one_table(ana, beto, name, **fields):
+    """A running mano a mano tournament ``name`` of two entries, directed by ``ana`` and
+    ``beto``, with round 1 paired: returns (tournament, its one table)."""
+    t = services.create_tournament(
+        acting_user=ana, name=name, date=dt.date(2026, 4, 18), status="running", **fields
+    )
+    t.directors.add(beto)
+    entries = [
+        services.register_entry(
+            acting_user=ana,
+            tournament=t,
+            players=[services.create_player(acting_user=ana, full_name=f"{name} {k}")],
+        )
+        for k in range(2)
+    ]
+    rnd = services.set_pairings(
+        acting_user=ana, tournament=t, round_number=1, tables=[([entries[0]], [entries[1]])]
+    )
+    return t, rnd.tables.get()
+
+
+SETTING_RACES = [
+    # (setting, new value, tournament extras, result values, code the result may get, code the
+    # setting may get)
+    (
+        "target",
+        200,
+        {},
+        {"tantos_a": 100, "tantos_b": 40},
+        "no_side_reached_target",
+        "target_locked",
+    ),
+    (
+        "time_limit",
+        None,
+        {"time_limit": 30},
+        {"tantos_a": 64, "tantos_b": 41, "ended_by_time": True},
+        "no_time_limit",
+        "time_limit_locked",
+    ),
+    (
+        "forfeit_winner_tantos",
+        150,
+        {},
+        {"tantos_a": 0, "tantos_b": 0, "forfeiting_side": "A"},
+        None,
+        "forfeit_score_locked",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "extra", "values", "result_code", "setting_code"),
+    SETTING_RACES,
+    ids=[race_[0] for race_ in SETTING_RACES],
+)
+def test_a_setting_change_and_a_result_save_never_leave_an_invalid_result(
+    setting, value, extra, values, result_code, setting_code
+):
+    """Whatever arrives first, the result is validated under the settings that are stored when
+    it commits: one of the two writes is refused in words, and the stored result holds."""
+    ana, beto = make_director("ana"), make_director("beto")
+    for i in range(REPEAT):
+        t, table = _one_table(
+            ana, beto, f"Ajustes {setting} {i}", system="domino", mode="single", target=100, **extra
+        )
+
+        def save_act(_, table=table):
+            return services.record_result(acting_user=ana, table=table, version=None, **values)
+
+        def change_act(_, t=t):
+            return services.update_tournament(acting_user=beto, tournament=t, **{setting: value})
+
+        delay = STAGGER if i % 2 else 0
+
+        def staggered(act, wait):
+            def run(prepared):
+                time.sleep(wait)
+                return act(prepared)
+
+            return run
+
+        saved, changed = race(
+            (lambda: None, staggered(save_act, delay)),
+            (lambda: None, staggered(change_act, STAGGER - delay)),
+        )
+        if result_code is None:  # the result holds under either setting: it always lands
+            assert saved[0] == "ok", saved
+            assert changed in (("ok", changed[1]), ("error", setting_code)), changed
+        else:  # exactly one of the two is refused, with its own code
+            assert {saved, changed} in (
+                {("error", result_code), ("ok", changed[1])},
+                {("ok", saved[1]), ("error", setting_code)},
+            ), (saved, changed)
+        t.refresh_from_db()
+        stored = Result.objects.filter(table__round__tournament=t).first()
+        if stored is not None:
+            tbl = Table.with_results().get(pk=stored.table_id)
+            assert systems.of(t).problem_of(tbl, t) is None
+            if setting == "forfeit_winner_tantos":
+                winner, loser = t.forfeit_score
+                assert (stored.tantos_a, stored.tantos_b) == (loser, winner)
+
+
+def test_best_of_change_and_a_match_save_never_leave_an_invalid_match():
+    ana, beto = make_director("ana"), make_director("beto")
+    for i in range(REPEAT):
+        t, table = _one_table(ana, beto, f"Suizo {i}", system="swiss", best_of=3)
+        saved, changed = race(
+            (
+                lambda: None,
+                lambda _, table=table: services.record_result(
+                    acting_user=ana, table=table, version=None, games_a=2, games_b=1
+                ),
+            ),
+            (
+                lambda: None,
+                lambda _, t=t: services.update_tournament(
+                    acting_user=beto, tournament=t, best_of=1
+                ),
+            ),
+        )
+        outcome = (saved[0], changed[0])
+        assert outcome in (("ok", "error"), ("error", "ok")), (saved, changed)
+        t.refresh_from_db()
+        if saved[0] == "ok":
+            assert changed[1] == "best_of_locked" and t.best_of == 3
+        else:
+            assert t.best_of == 1 and not Result.objects.filter(table__round__tournament=t).exists()
+
+
+# --- (5) a round is paired again while a result of it is saved ---------------------------------
+
+
+def test_re_pairing_a_round_while_a_result_is_saved_never_deadlocks():
+    """Re-pairing deletes the round's tables and makes new ones; a save of one of the old
+    tables either lands first (then the re-pair is refused: the round has results) or is told
+    in words that the table no longer exists. Never a deadlock, never a crash."""
+    ana, beto = make_director("ana"), make_director("beto")
+    t, entries = make_tournament(ana, "Reemparejar", n_entries=4)
+    t.directors.add(beto)
+    seen = set()
+    for i in range(REPEAT):
+        number = i + 1
+        rnd = services.set_pairings(
+            acting_user=ana,
+            tournament=t,
+            round_number=number,
+            tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])],
+        )
+        t1 = rnd.tables.get(number=1)
+        delay = STAGGER if i % 2 else 0
+
+        def save_act(_, t1=t1, delay=delay):
+            time.sleep(delay)
+            return services.record_result(
+                acting_user=ana, table=t1, version=t1.version, tantos_a=100, tantos_b=20
+            )
+
+        def repair_act(_, number=number, delay=delay):
+            time.sleep(STAGGER - delay)
+            return services.set_pairings(
+                acting_user=beto,
+                tournament=t,
+                round_number=number,
+                tables=[([entries[0]], [entries[2]]), ([entries[1]], [entries[3]])],
+            )
+
+        saved, repaired = race((lambda: None, save_act), (lambda: None, repair_act))
+        outcome = (saved[0], saved[1] if saved[0] == "error" else None, repaired[0])
+        assert outcome in (("ok", None, "error"), ("error", "table_removed", "ok")), (
+            saved,
+            repaired,
+        )
+        if repaired[0] == "error":
+            assert repaired[1] == "round_has_results"
+        seen.add(outcome)
+        rnd = Round.objects.get(tournament=t, number=number)
+        tables = {tb.number: tb for tb in Table.with_results().filter(round=rnd)}
+        if saved[0] == "ok":
+            assert (tables[1].result.tantos_a, tables[1].result.tantos_b) == (100, 20)
+            assert tables[1].side_name("B") == entries[1].name
+        else:
+            assert tables[1].side_name("B") == entries[2].name
+            assert not Result.objects.filter(table__round=rnd).exists()
+        # the next race needs the round closed with a result at each table
+        for tb in Table.objects.filter(round=rnd).order_by("number"):
+            if not Result.objects.filter(table=tb).exists():
+                services.record_result(
+                    acting_user=ana, table=tb, version=None, tantos_a=100, tantos_b=50
+                )
+        services.close_round(acting_user=ana, round=rnd)
+    assert seen  # the outcomes seen, for the record
+    assert_ledger_is_a_rebuild()

@@ -45,7 +45,8 @@ def test_production_security_settings(tmp_path):
         " 'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', 'SECURE_HSTS_INCLUDE_SUBDOMAINS',"
         " 'SECURE_HSTS_PRELOAD', 'X_FRAME_OPTIONS', 'SECURE_CONTENT_TYPE_NOSNIFF',"
         " 'SECURE_REFERRER_POLICY', 'SECURE_SSL_REDIRECT', 'SECURE_PROXY_SSL_HEADER',"
-        " 'AXES_FAILURE_LIMIT', 'TRUSTED_PROXY_COUNT')}"
+        " 'AXES_FAILURE_LIMIT', 'TRUSTED_PROXY_COUNT', 'LANGUAGE_COOKIE_SECURE',"
+        " 'SESSION_COOKIE_SAMESITE', 'CSRF_COOKIE_SAMESITE', 'LANGUAGE_COOKIE_SAMESITE')}"
         " | {'MIDDLEWARE': s.MIDDLEWARE, 'AUTHENTICATION_BACKENDS': s.AUTHENTICATION_BACKENDS,"
         " 'AXES_COOLOFF_SECONDS': s.AXES_COOLOFF_TIME.total_seconds()}))"
     )
@@ -74,6 +75,32 @@ def test_production_security_settings(tmp_path):
     assert s["AUTHENTICATION_BACKENDS"][0] == "axes.backends.AxesStandaloneBackend"
     assert s["AXES_FAILURE_LIMIT"] == 5 and s["AXES_COOLOFF_SECONDS"] == 15 * 60
     assert s["TRUSTED_PROXY_COUNT"] == 1
+    assert s["LANGUAGE_COOKIE_SECURE"] is True
+    assert s["SESSION_COOKIE_SAMESITE"] == s["CSRF_COOKIE_SAMESITE"] == "Lax"
+    assert s["LANGUAGE_COOKIE_SAMESITE"] == "Lax"
+    assert s["MIDDLEWARE"][1] == "clubsite.http.PrivatePagesMiddleware"
+
+
+def test_production_cookies_are_secure_and_samesite_lax(tmp_path):
+    """Over https in production, the language switcher's cookie is Secure and SameSite=Lax
+    (the session and CSRF cookies follow the same settings, checked above)."""
+    code = (
+        "import django; django.setup(); from django.test import Client;"
+        " r = Client().get('/idioma/?language=ru&next=/', secure=True,"
+        " headers={'host': 'club.example.org'});"
+        " c = r.cookies['django_language'];"
+        " print(r.status_code, r['Location'], c.value, c['samesite'], bool(c['secure']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=production_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["302", "/", "ru", "Lax", "True"]
 
 
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):

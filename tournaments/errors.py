@@ -198,6 +198,35 @@ MESSAGES: dict[str, str] = {
     "forfeit_by_time": gettext_noop(
         "Una no presentación no puede terminar por tiempo: quita una de las dos marcas."
     ),
+    # Ranking health (rankings.ledger, rankings.health; SCORING.md §2): a replay's problems
+    "ledger_bad_date": gettext_noop(
+        "Torneo «{tournament}», ronda {round}, mesa {table}: la partida tiene una fecha "
+        "imposible ({played_at}), fuera de los años {first} a {last}; quedó fuera del ranking. "
+        "Corrija su fecha."
+    ),
+    "ledger_bad_sides": gettext_noop(
+        "Torneo «{tournament}», ronda {round}, mesa {table}: la mesa tiene resultado, pero sus "
+        "lados no tienen 1 o 2 jugadores cada uno ({side_a} contra {side_b}); quedó fuera del "
+        "ranking."
+    ),
+    "ledger_player_twice": gettext_noop(
+        "Torneo «{tournament}», ronda {round}, mesa {table}: un mismo jugador está sentado dos "
+        "veces en la partida; quedó fuera del ranking."
+    ),
+    "ledger_bad_game": gettext_noop(
+        "Torneo «{tournament}», ronda {round}, mesa {table}: la partida no se puede puntuar "
+        "({detail}); quedó fuera del ranking."
+    ),
+    "ledger_replay_failed": gettext_noop(
+        "El recálculo del ranking falló ({error}): el ranking no incluye los últimos cambios. "
+        "Corrija la causa y reconstruya el ranking (manage.py rebuild_ledger o la acción "
+        "del admin)."
+    ),
+    "ledger_rules_changed": gettext_noop(
+        "Las partidas de los torneos en borrador ya no cuentan para el ranking: reconstruya "
+        "el ranking una vez (manage.py rebuild_ledger o la acción del admin)."
+    ),
+    "ledger_more_problems": gettext_noop("Y {count} problema(s) más del mismo recálculo."),
     # CSV imports (tournaments/imports/)
     "import_invalid": gettext_noop(
         "No se importó nada: {count} línea(s) con errores. Corrige el archivo y vuelve a importarlo."
@@ -229,6 +258,26 @@ MESSAGES: dict[str, str] = {
     "bad_yes_no": gettext_noop(
         "«{field}» debe ser «sí» o «no» (vacío = no); se recibió «{value}»."
     ),
+    "table_removed": gettext_noop(
+        "La mesa {table} ya no existe: los emparejamientos de la ronda cambiaron mientras "
+        "tanto. Vuelva a cargar la página y anote el resultado en la mesa nueva."
+    ),
+    "played_at_outside": gettext_noop(
+        "La hora de la partida ({value}) no cae en los días del torneo ({first} a {last}, "
+        "hasta las 06:00 del día siguiente). Corrija la fecha de la partida o, si el torneo "
+        "dura varios días, indique su último día."
+    ),
+    "date_out_of_range": gettext_noop(
+        "La fecha {value} no es válida: debe estar entre {first} y {last}."
+    ),
+    "end_date_before_date": gettext_noop(
+        "El último día del torneo no puede ser anterior a su primer día ({date})."
+    ),
+    "tournament_too_long": gettext_noop("Un torneo puede durar como mucho {days} días."),
+    "games_outside_dates": gettext_noop(
+        "Hay partidas registradas el {value}, fuera de los días nuevos del torneo ({first} a "
+        "{last}): corrija antes esas partidas o elija otras fechas."
+    ),
     "bad_played_at": gettext_noop(
         "«played_at» debe ser una fecha y hora ISO, p. ej. 2025-03-01 18:30; se recibió «{value}»."
     ),
@@ -239,6 +288,11 @@ MESSAGES: dict[str, str] = {
     "ambiguous_player": gettext_noop(
         "Hay {count} jugadores llamados «{name}»: cambia el nombre de uno en el registro de "
         "jugadores antes de importar."
+    ),
+    "ambiguous_player_similar": gettext_noop(
+        "«{name}» no es exactamente el nombre de ningún jugador y solo difiere en mayúsculas, "
+        "acentos o espacios del de {count}: {names}. Escriba en el archivo el nombre exacto "
+        "del que corresponda."
     ),
     "player_other_entry": gettext_noop(
         "«{name}» ya está inscrito en este torneo como «{entry}», no como «{side}»."
@@ -282,6 +336,10 @@ MESSAGES: dict[str, str] = {
     ),
     "entry_dropped": gettext_noop(
         "{name} se retiró después de la ronda {round}: ya no se empareja."
+    ),
+    "drop_before_played": gettext_noop(
+        "{name} ya jugó la ronda {played}: su retirada no puede ser después de la ronda "
+        "{round}, sino después de la ronda {played} o más tarde."
     ),
     "wrong_system": gettext_noop("Ese tipo de resultado no corresponde al sistema de este torneo."),
     # Swiss match play (tournaments/scoring/swiss.py; seed 000, SCORING.md §3)

@@ -7,14 +7,26 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import systems
+from tournaments import names, systems
 from tournaments.errors import MESSAGES
 from tournaments.models import MAX_SCORE, TOURNAMENT_SETTINGS, Player, Tournament
 
 
+class NameField(forms.CharField):
+    """A name or short text typed by a person (player, nickname, tournament, castigo reason):
+    cleaned as every stored name is (``tournaments.names.clean``: invisible and control
+    characters dropped, whitespace runs one space, NFC, trimmed) before the required and
+    length checks, so that a name of only invisible characters is "required" and the length
+    counts what will be stored."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return names.clean(value) if value else value
+
+
 class PlayerForm(forms.Form):
-    full_name = forms.CharField(label=_("Nombre completo"), max_length=120, strip=True)
-    nickname = forms.CharField(label=_("Apodo"), max_length=60, required=False)
+    full_name = NameField(label=_("Nombre completo"), max_length=120)
+    nickname = NameField(label=_("Apodo"), max_length=60, required=False)
     member_number = forms.CharField(label=_("Número de socio"), max_length=20, required=False)
     email = forms.EmailField(label=_("Correo (privado)"), required=False)
     phone = forms.CharField(label=_("Teléfono (privado)"), max_length=40, required=False)
@@ -36,7 +48,11 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = list(TOURNAMENT_SETTINGS)
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        field_classes = {"name": NameField}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -166,7 +182,7 @@ class CastigoForm(forms.Form):
             ("invalid", "min_value", "max_value"), _(MESSAGES["castigo_tantos"])
         ),
     )
-    reason = forms.CharField(label=_("Motivo"), max_length=200)
+    reason = NameField(label=_("Motivo"), max_length=200)
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)

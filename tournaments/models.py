@@ -6,8 +6,6 @@ Models hold data and thin query methods; every write goes through ``tournaments.
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
@@ -17,17 +15,22 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from tournaments import systems
+from tournaments import names, systems
+
+#: Length of the stored ``Player.name_key`` column.
+NAME_KEY_LENGTH = 120
 
 
 def name_key(name: str) -> str:
-    """The comparison key of a person's name: Unicode NFC, case-folded, inner spaces collapsed.
+    """The stored comparison key of a person's name: ``tournaments.names.key`` (case, accents,
+    spacing and invisible characters ignored), cut to ``NAME_KEY_LENGTH`` characters to fit
+    its column (case folding may lengthen a name: "ß" → "ss").
 
-    Names are stored exactly as typed; this key only finds likely duplicates
-    ("José  Pérez" and "JOSÉ PÉREZ" share a key).
+    It finds the players that may be the same person ("José Pérez", "JOSE  PEREZ" and
+    "Jose Perez" with a zero-width space share a key); the exact comparison is ``names.key``
+    of the full names.
     """
-    normal = unicodedata.normalize("NFC", name)
-    return " ".join(normal.casefold().split())
+    return names.key(name)[:NAME_KEY_LENGTH]
 
 
 #: Largest number a score sheet can hold (tantos, VP, games, forfeit scores): anything above is
@@ -66,6 +69,9 @@ class Player(models.Model):
         return self.full_name
 
     def save(self, *args, **kwargs):
+        # Whatever the writer (services, admin, shell), names are stored cleaned (names.clean).
+        self.full_name = names.clean(self.full_name)
+        self.nickname = names.clean(self.nickname)
         self.name_key = name_key(self.full_name)
         if self.member_number == "":
             self.member_number = None
@@ -100,6 +106,7 @@ def pick_current_round(rounds, complete_ids):
 TOURNAMENT_SETTINGS = (
     "name",
     "date",
+    "end_date",
     "venue",
     "system",
     "mode",
@@ -137,6 +144,13 @@ class Tournament(models.Model):
     name = models.CharField(_("nombre"), max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
     date = models.DateField(_("fecha"))
+    #: The last day of a tournament played over several days; None: one day (``date``).
+    end_date = models.DateField(
+        _("último día"),
+        null=True,
+        blank=True,
+        help_text=_("Solo si el torneo dura más de un día."),
+    )
     venue = models.CharField(_("lugar"), max_length=120, blank=True)
     #: The scoring system's key; the registry (``tournaments.systems``) lists the choices.
     system = models.CharField(
@@ -225,8 +239,9 @@ class Tournament(models.Model):
         )
 
     def entries_playing(self, round_number: int):
-        """The entries still in the tournament in round ``round_number``: not dropped, or
-        dropped after that round (SCORING.md §3, drops). A queryset."""
+        """The entries still in the tournament in round ``round_number``: not withdrawn, or
+        withdrawn after that round or a later one (``dropped_after_round`` ≥ it: the last round
+        the entry played, docs/SCORING.md §5). A queryset."""
         return self.entries.filter(
             Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
         )
@@ -426,6 +441,23 @@ class Round(models.Model):
         return gettext("{tournament} · ronda {number}").format(
             tournament=self.tournament.name, number=self.number
         )
+
+    def clean(self):
+        """Model validation (the Django admin's forms call it): the round's time, when given,
+        lies within its tournament's days (``timing.check_played_at``). Raises
+        ValidationError on ``played_at``."""
+        from django.core.exceptions import ValidationError
+
+        from tournaments import timing
+        from tournaments.errors import DomainError
+
+        super().clean()
+        if self.played_at is not None and self.tournament_id is not None:
+            t = self.tournament
+            try:
+                timing.check_played_at(self.played_at, t.date, t.end_date)
+            except DomainError as exc:
+                raise ValidationError({"played_at": exc.message}) from exc
 
     @staticmethod
     def completion_counts() -> dict:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
 from tournaments.views.manage import pairings, players, results
 from tournaments.views.manage import tournaments as tournament_views
 
@@ -8,43 +9,47 @@ urlpatterns = [
     path("", players.home, name="home"),
     path("jugadores/", players.player_list, name="players"),
     path("jugadores/nuevo/", players.player_edit, name="player_add"),
-    path("jugadores/<int:pk>/", players.player_edit, name="player_edit"),
-    path("jugadores/<int:pk>/activo/", players.player_set_active, name="player_set_active"),
-    path("jugadores/<int:pk>/borrar/", players.player_delete, name="player_delete"),
+    path("jugadores/<id:pk>/", players.player_edit, name="player_edit"),
+    path("jugadores/<id:pk>/activo/", players.player_set_active, name="player_set_active"),
+    path("jugadores/<id:pk>/borrar/", players.player_delete, name="player_delete"),
     path("torneos/nuevo/", tournament_views.tournament_edit, name="tournament_add"),
     path("torneos/<slug:slug>/", tournament_views.tournament_manage, name="tournament"),
     path("torneos/<slug:slug>/ajustes/", tournament_views.tournament_edit, name="tournament_edit"),
     path("torneos/<slug:slug>/inscripciones/", tournament_views.entry_add, name="entry_add"),
     path(
-        "torneos/<slug:slug>/inscripciones/<int:entry_id>/quitar/",
+        "torneos/<slug:slug>/inscripciones/<id:entry_id>/quitar/",
         tournament_views.entry_remove,
         name="entry_remove",
     ),
     path(
-        "torneos/<slug:slug>/inscripciones/<int:entry_id>/retirar/",
+        "torneos/<slug:slug>/inscripciones/<id:entry_id>/retirar/",
         tournament_views.entry_drop,
         name="entry_drop",
     ),
     path("torneos/<slug:slug>/todos-con-todos/", tournament_views.round_robin, name="round_robin"),
     path("torneos/<slug:slug>/importar/", tournament_views.import_file, name="import"),
     path("torneos/<slug:slug>/sorteo/", tournament_views.sorteo, name="sorteo"),
-    path("torneos/<slug:slug>/ronda/<int:number>/", results.round_manage, name="round"),
+    path("torneos/<slug:slug>/ronda/<number:number>/", results.round_manage, name="round"),
     path(
-        "torneos/<slug:slug>/ronda/<int:number>/emparejamientos/",
+        "torneos/<slug:slug>/ronda/<number:number>/emparejamientos/",
         pairings.pairings,
         name="pairings",
     ),
-    path("torneos/<slug:slug>/ronda/<int:number>/cerrar/", results.round_close, name="round_close"),
     path(
-        "torneos/<slug:slug>/ronda/<int:number>/castigos/", results.castigo_add, name="castigo_add"
+        "torneos/<slug:slug>/ronda/<number:number>/cerrar/", results.round_close, name="round_close"
     ),
     path(
-        "torneos/<slug:slug>/ronda/<int:number>/castigos/<int:castigo_id>/quitar/",
+        "torneos/<slug:slug>/ronda/<number:number>/castigos/",
+        results.castigo_add,
+        name="castigo_add",
+    ),
+    path(
+        "torneos/<slug:slug>/ronda/<number:number>/castigos/<id:castigo_id>/quitar/",
         results.castigo_remove,
         name="castigo_remove",
     ),
     path(
-        "torneos/<slug:slug>/mesa/<int:table_id>/resultado/",
+        "torneos/<slug:slug>/mesa/<id:table_id>/resultado/",
         results.result_save,
         name="result_save",
     ),

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
 from tournaments.views import public
 
 app_name = "public"
@@ -10,8 +11,10 @@ urlpatterns = [
     path("torneos/<slug:slug>/mesa/", public.find_table, name="find_table"),
     path("torneos/<slug:slug>/clasificacion/", public.standings, name="standings"),
     path("torneos/<slug:slug>/clasificacion.csv", public.standings_csv, name="standings_csv"),
-    path("torneos/<slug:slug>/ronda/<int:number>/", public.round_detail, name="round"),
+    path("torneos/<slug:slug>/ronda/<number:number>/", public.round_detail, name="round"),
     path(
-        "torneos/<slug:slug>/ronda/<int:number>/imprimir/", public.round_print, name="round_print"
+        "torneos/<slug:slug>/ronda/<number:number>/imprimir/",
+        public.round_print,
+        name="round_print",
     ),
 ]

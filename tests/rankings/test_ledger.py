@@ -229,7 +229,8 @@ def _queries_for_one_more_result(django_capture_on_commit_callbacks, n_games):
     table.seats.create(round=rnd, entry=entries[0], side="A", position=1)
     table.seats.create(round=rnd, entry=entries[3], side="B", position=1)
     with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(execute=True):
-        record(table, 100, 55, when=dt.datetime(2026, 12, 1, 10, tzinfo=dt.UTC))
+        # The season's last day (its games end at 18:20 UTC), within the tournament's days.
+        record(table, 100, 55, when=dt.datetime(2026, 2, 1, 23, tzinfo=dt.UTC))
     assert LedgerRow.objects.filter(table=table).count() == 2
     return len(ctx.captured_queries)
 
@@ -270,7 +271,8 @@ operations = st.lists(
 
 
 def _world():
-    """Two rated tournaments across the year boundary sharing players: 8 tables in all."""
+    """Two rated tournaments across the year boundary sharing players: 8 tables in all, both
+    played from 30 December to 2 January so that every time of ``WHEN`` lies in their days."""
     existing = list(
         Table.objects.filter(round__tournament__name__startswith="Prop").order_by(
             "round__tournament__date", "round__number", "number"
@@ -279,8 +281,9 @@ def _world():
     if existing:
         return existing
     players = make_players(8, prefix="Prop")
-    t1 = make_tournament("Prop A", dt.date(2025, 12, 31))
-    t2 = make_tournament("Prop B", dt.date(2026, 1, 1), mode="single")
+    days = {"date": dt.date(2025, 12, 30), "end_date": dt.date(2026, 1, 2)}
+    t1 = make_tournament("Prop A", **days)
+    t2 = make_tournament("Prop B", mode="single", **days)
     tables = pairs_round(t1, players, 1, [0, 1, 2, 3]) + pairs_round(t1, players, 2, [0, 2, 1, 3])
     for p in players[:4]:
         services.register_entry(acting_user=None, tournament=t2, players=[p])

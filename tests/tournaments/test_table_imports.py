@@ -706,11 +706,20 @@ def test_csv_exports_escape_formula_names_but_keep_negative_numbers(
     assert "'-Copa" in page and "'-Raro" in page
 
 
-# --- duplicate warning -------------------------------------------------------------------------
+# --- a name that differs only in case, accents or spacing ---------------------------------------
 
 DOMINO_HEADER = "round,table,side_a,side_b,tantos_a,tantos_b,ended_by_time,forfeit,played_at"
 DUPLICATE = f"{DOMINO_HEADER}\n1,1,hermenegildo paz,Ana Robles,100,40,no,no,\n"
-WARNING = "«hermenegildo paz» se creó como jugador nuevo; ya existe «Hermenegildo Paz»"
+
+
+def taken(line, typed, name="Hermenegildo Paz"):
+    return (
+        f"Línea {line}: «{typed}» se tomó como «{name}», que solo difiere en mayúsculas, "
+        "acentos o espacios."
+    )
+
+
+WARNING = taken(2, "hermenegildo paz")
 
 
 def domino(acting_user=None):
@@ -724,23 +733,23 @@ def domino(acting_user=None):
     )
 
 
-def test_a_domino_import_warns_about_a_name_that_differs_only_in_case(director):
+def test_a_domino_import_takes_a_name_that_differs_only_in_case_and_says_so(director):
     existing = services.create_player(acting_user=None, full_name="Hermenegildo Paz")
     t = domino()
 
     report = import_domino_results(acting_user=director, tournament=t, data=DUPLICATE)
 
     assert report.warnings == [WARNING]
-    assert (report.created, report.players_created, report.entries_created) == (1, 2, 2)
-    new = Player.objects.get(full_name="hermenegildo paz")
-    assert new.pk != existing.pk
+    assert (report.created, report.players_created, report.entries_created) == (1, 1, 2)
+    assert not Player.objects.filter(full_name="hermenegildo paz").exists()
+    assert sorted(t.entries.values_list("player1_id", flat=True))[0] == existing.pk
     assert sorted(t.entries.values_list("player1__full_name", flat=True)) == [
         "Ana Robles",
-        "hermenegildo paz",
+        "Hermenegildo Paz",
     ]
-    # Importing again matches the new player exactly: no new player, no warning.
+    # Importing again: the same player, nothing new, the same warning.
     report = import_domino_results(acting_user=director, tournament=t, data=DUPLICATE)
-    assert (report.unchanged, report.players_created, report.warnings) == (1, 0, [])
+    assert (report.unchanged, report.players_created, report.warnings) == (1, 0, [WARNING])
 
 
 def test_the_import_commands_print_the_warning_on_stderr(tmp_path):
@@ -769,10 +778,7 @@ def test_the_import_commands_print_the_warning_on_stderr(tmp_path):
             ),
         ),
     )
-    assert err == (
-        "aviso: «HERMENEGILDO PAZ» se creó como jugador nuevo; ya existen "
-        "«Hermenegildo Paz» y «hermenegildo paz»\n"
-    )
+    assert err == f"aviso: {taken(2, 'HERMENEGILDO PAZ')}\n"
 
     tg = table_game()
     _out, err = run(
@@ -787,11 +793,11 @@ def test_the_import_commands_print_the_warning_on_stderr(tmp_path):
             ),
         ),
     )
-    assert err.startswith("aviso: «hermenegildo  paz» se creó como jugador nuevo; ya existen ")
+    assert err == f"aviso: {taken(4, 'hermenegildo paz')}\n"
 
 
-def test_the_match_and_table_imports_carry_the_warning_too():
-    services.create_player(acting_user=None, full_name="Hermenegildo Paz")
+def test_the_match_and_table_imports_take_the_player_too():
+    existing = services.create_player(acting_user=None, full_name="Hermenegildo Paz")
     swiss = services.create_tournament(
         acting_user=None,
         name="Suizo",
@@ -809,6 +815,7 @@ def test_the_match_and_table_imports_carry_the_warning_too():
         ),
     )
     assert report.warnings == [WARNING]
+    assert existing.pk in swiss.entries.values_list("player1_id", flat=True)
 
     t = table_game()
     report = import_table_results(
@@ -817,13 +824,11 @@ def test_the_match_and_table_imports_carry_the_warning_too():
         data=csv_text(
             f"1,1,{ANA},10,no",
             f"1,1,{BETO},8,no",
-            "1,1,HERMENEGILDO PAZ,7,no",
+            "1,1,HERMENEGILDO PÁZ,7,no",
         ),
     )
-    assert report.warnings == [
-        "«HERMENEGILDO PAZ» se creó como jugador nuevo; ya existen «Hermenegildo Paz» y "
-        "«hermenegildo paz»"
-    ]
+    assert report.warnings == [taken(4, "HERMENEGILDO PÁZ")]
+    assert Player.objects.filter(name_key=existing.name_key).count() == 1
 
 
 def test_upload_form_shows_the_warning(director_client, director):
@@ -842,7 +847,7 @@ def test_upload_form_shows_the_warning(director_client, director):
     assert response.status_code == 200
     shown = [(m.level_tag, m.message) for m in response.context["messages"]]
     assert ("warning", WARNING) in shown
-    assert "«hermenegildo paz» se creó como jugador nuevo" in response.content.decode()
+    assert "«hermenegildo paz» se tomó como «Hermenegildo Paz»" in response.content.decode()
 
 
 def test_a_round_that_leaves_a_player_without_a_table_is_refused_as_on_the_pairings_page(director):

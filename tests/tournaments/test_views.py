@@ -184,7 +184,7 @@ def test_player_add_without_a_similar_name_stores_at_once(director_client):
         reverse("manage:player_add"), {"full_name": " Zoë  O'Brien ", "active": "on"}
     )
     assert response.status_code == 302
-    assert Player.objects.get().full_name == "Zoë  O'Brien"
+    assert Player.objects.get().full_name == "Zoë O'Brien"
 
 
 def test_deleting_a_player_with_results_is_refused_with_a_message(

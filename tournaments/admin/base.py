@@ -18,9 +18,11 @@ from contextlib import contextmanager
 from typing import ClassVar
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import quote
 from django.core.exceptions import ValidationError
 from django.db import router, transaction
 from django.http import Http404, HttpResponseRedirect
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
@@ -28,6 +30,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Round, Table
+from tournaments.views.manage.access import one_submission
 
 admin.site.site_header = _("Club de dominó — administración")
 admin.site.site_title = _("Club de dominó")
@@ -159,8 +162,13 @@ def touch_tables(user, table_ids) -> None:
     if not ids:
         return
     with transaction.atomic():
-        # Only the tables are locked: PostgreSQL refuses FOR NO KEY UPDATE on the nullable
-        # side of the result joins ``has_result_q`` adds.
+        # The lock order (services.common): their tournaments first, then the tables. Only the
+        # tables are locked among those rows: PostgreSQL refuses FOR NO KEY UPDATE on the
+        # nullable side of the result joins ``has_result_q`` adds.
+        for tournament_id in sorted(
+            set(Table.objects.filter(pk__in=ids).values_list("round__tournament_id", flat=True))
+        ):
+            services.lock_tournament(tournament_id)
         for tbl in (
             Table.objects.select_for_update(no_key=True, of=("self",))
             .filter(pk__in=ids)
@@ -197,7 +205,58 @@ class ServiceForm:
 # --- the base admin ----------------------------------------------------------------------------
 
 
-class HistoryAdmin(SimpleHistoryAdmin):
+class SubmittedOnceAdmin:
+    """Mixin of the admins: their add forms, and their change forms (whose inlines add rows:
+    tables of a round, seats of a table, rounds of a tournament), carry a one-time form token
+    (``tournaments.views.manage.access.one_submission``, the directors' pages' helper; the
+    template ``admin/tournaments/change_form.html`` puts it in the form). A double click on
+    "Guardar", a resend or two copies at once save once: a repeated copy saves nothing and
+    goes to the change page of the object the first copy saved, with "Ya se había guardado".
+    A refused copy (form errors, or a service's refusal: ``HistoryAdmin.refuse``) or one that
+    failed with an exception releases the token, so the corrected form can be sent. The claim
+    is made before ``HistoryAdmin``'s transaction opens, and the outcome recorded after it
+    closed. A revert from the history (django-simple-history's page) carries no token: it sets
+    the stored values again, so a second copy changes nothing."""
+
+    change_form_template = "admin/tournaments/change_form.html"
+
+    def _admin_url(self, name: str, *args) -> str:
+        opts = self.model._meta
+        return reverse(
+            f"admin:{opts.app_label}_{opts.model_name}_{name}",
+            args=args,
+            current_app=self.admin_site.name,
+        )
+
+    def add_view(self, request, form_url="", extra_context=None):
+        with one_submission(request) as sub:
+            if sub.repeated:
+                return sub.answer(request, self._admin_url("changelist"))
+            response = super().add_view(request, form_url, extra_context)
+            if getattr(request, "_admin_saved_url", None):
+                sub.saved(request._admin_saved_url)
+            return response
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        with one_submission(request) as sub:
+            if sub.repeated:
+                return sub.answer(request, self._admin_url("change", object_id))
+            response = super().change_view(request, object_id, form_url, extra_context)
+            if getattr(request, "_admin_saved_url", None):
+                sub.saved(request._admin_saved_url)
+            return response
+
+    # Reached only when the save went through: ``HistoryAdmin`` answers a refusal itself.
+    def response_add(self, request, obj, post_url_continue=None):
+        request._admin_saved_url = self._admin_url("change", quote(obj.pk))
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        request._admin_saved_url = self._admin_url("change", quote(obj.pk))
+        return super().response_change(request, obj)
+
+
+class HistoryAdmin(SubmittedOnceAdmin, SimpleHistoryAdmin):
     """Base admin: change history, the acting user handed to the forms (``ServiceForm``), and
     a way to refuse a write that a service turned down after the form passed (``refuse``)."""
 

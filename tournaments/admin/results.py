@@ -33,7 +33,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services, systems
+from tournaments import services, systems, timing
 from tournaments.admin.base import (
     HistoryAdmin,
     ServiceForm,
@@ -129,7 +129,15 @@ class ResultForm(ServiceForm, forms.ModelForm):
             self.fields["table_version"].initial = table.version
             self.fields["boxes_of"].initial = table.pk
         if "played_at" in self.fields and self.instance.pk:
-            self.fields["played_at"].initial = self.instance.played_at
+            stored = self.instance.played_at
+            try:
+                if stored is not None:
+                    stored.astimezone(timing.club_zone())  # the widget shows it in local time
+                self.fields["played_at"].initial = stored
+            except OverflowError:  # a time at the edge of the calendar, stored by hand
+                self.fields["played_at"].help_text = gettext(
+                    "La hora guardada ({time}) no es válida: escriba la correcta."
+                ).format(time=timing.format_moment(stored))
         self._boxes_shown = True
         if self.is_bound and not self.inline and not self.instance.pk and table is not None:
             key = self.add_prefix("boxes_of")
@@ -276,6 +284,21 @@ class ResultAdmin(HistoryAdmin):
     def updated_display(self, obj):
         return obj.updated_at
 
+    @admin.display(description=_("jugada el"), ordering="played_at")
+    def played_at_display(self, obj):
+        """The game's time in the club's zone; a stored time outside its tournament's days
+        (written before the date checks, or by hand) is shown with "needs correction", never
+        a server error (a time at the edge of the calendar cannot be localised)."""
+        if obj.played_at is None:
+            return "—"
+        text = timing.format_moment(obj.played_at)
+        t = obj.table.round.tournament
+        try:
+            timing.check_played_at(obj.played_at, t.date, t.end_date)
+        except DomainError:
+            return gettext("{time} (necesita corrección)").format(time=text)
+        return text
+
     # --- the form: the boxes of the table's system
 
     def _table_of(self, request, obj) -> Table | None:
@@ -345,7 +368,7 @@ def result_admin_for(system: ScoringSystem) -> type[ResultAdmin]:
     list_display = [
         "result_title",
         "score",
-        *(["played_at"] if _has_field(model, "played_at") else []),
+        *(["played_at_display"] if _has_field(model, "played_at") else []),
         *(["entered_by_display"] if _has_field(model, "entered_by") else []),
         *(["updated_display"] if _has_field(model, "updated_at") else []),
     ]

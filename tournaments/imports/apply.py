@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import transaction
-from django.utils.translation import gettext
 
 from tournaments import services, systems
 from tournaments.errors import DomainError
@@ -98,21 +97,19 @@ def apply_plan(
 def _register(acting_user, t: Tournament, plan: Plan, report, errors: Errors) -> None:
     """Create the players and register the entries the file named but the database lacks.
 
-    Names are matched exactly, so a new player may only differ from an existing one in case or
-    Unicode form ("hermenegildo paz" / "Hermenegildo Paz"): the player is still created and
-    ``report.warnings`` says so (``services.similar_players``). A refusal goes on every line
+    A name that only differs from a player's in case, accents or spacing was taken as that
+    player when reading (``reading.Directory``; never a new player): ``report.warnings`` says
+    so, one sentence per spelling, with the line naming it first. A refusal goes on every line
     naming the player (or entry)."""
     who = plan.who
+    report.warnings.extend(match.warning() for match in who.loose)
     for p in who.new_players:
-        similar = services.similar_players(p.name)
         try:
             p.player = services.create_player(acting_user=acting_user, full_name=p.name)
         except DomainError as exc:
             errors.add_all(p.lines, exc)
             continue
         report.players_created += 1
-        if similar:
-            report.warnings.append(duplicate_warning(p.name, [q.full_name for q in similar]))
     for e in who.new_entries:
         if any(p.player is None for p in e.players):
             continue  # its lines are refused already
@@ -124,19 +121,6 @@ def _register(acting_user, t: Tournament, plan: Plan, report, errors: Errors) ->
             errors.add_all(e.lines, exc)
             continue
         report.entries_created += 1
-
-
-def duplicate_warning(name: str, existing: list[str]) -> str:
-    """«hermenegildo paz» se creó como jugador nuevo; ya existe «Hermenegildo Paz»."""
-    quoted = [f"«{n}»" for n in existing]
-    if len(quoted) == 1:
-        return gettext("«{name}» se creó como jugador nuevo; ya existe {other}").format(
-            name=name, other=quoted[0]
-        )
-    listed = gettext("{first} y {last}").format(first=", ".join(quoted[:-1]), last=quoted[-1])
-    return gettext("«{name}» se creó como jugador nuevo; ya existen {others}").format(
-        name=name, others=listed
-    )
 
 
 # --- rounds ------------------------------------------------------------------------------------
@@ -400,4 +384,4 @@ def _drops(acting_user, plan: Plan, report, errors: Errors) -> None:
             report.drops += 1
 
 
-__all__ = ["apply_plan", "duplicate_warning", "run"]
+__all__ = ["apply_plan", "run"]

@@ -18,13 +18,16 @@ from collections import Counter
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from tournaments import services, systems
+from tournaments import names, services, systems
 from tournaments.errors import DomainError
 from tournaments.imports.reading import (
     MAX_ROUND,
     Errors,
+    choose_player,
     decode,
     field_count,
+    loose_warning,
+    player_candidates,
     positive,
     read_rows,
 )
@@ -39,20 +42,26 @@ def _whole(value: str) -> int | None:
     return int(value) if value.isascii() and value.isdigit() else None
 
 
-def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -> int:
+def import_castigos(
+    *, acting_user, tournament: Tournament, data: bytes | str, warnings: list[str] | None = None
+) -> int:
     """Import castigos from a CSV file (bytes or text); all or nothing.
 
     ``round`` may be empty (the castigo belongs to no round) or name an existing, open round;
-    ``player`` is the exact full name of a player entered in the tournament; ``tantos`` a
-    whole number 1–``MAX_SCORE`` and ``reason`` required (``services.add_castigo``'s rules).
-    Importing the same file again creates nothing: a castigo identical to one already
-    recorded (player, round, tantos, reason) counts as present, as many times as it is
+    ``player`` names a player entered in the tournament (``reading.choose_player`` with
+    ``entered_only``: the exact name, cleaned, else a name that differs only in case, accents or
+    spacing from one entered player's — a sentence is then appended to ``warnings``, if given,
+    once per spelling with the line naming it first); ``tantos`` a whole number
+    1–``MAX_SCORE`` and ``reason`` required (``services.add_castigo``'s rules). Importing the
+    same file again creates nothing: a castigo identical to one already recorded (player,
+    round, tantos, reason as stored, cleaned) counts as present, as many times as it is
     recorded. Returns the number of castigos created.
 
     Raises DomainError "castigos_not_applicable" (a system without castigos) or
     ``ImportRefused`` (file-level codes as the results imports; per line "field_count",
     "bad_round", "round_missing", "round_closed", "player_unknown", "player_not_entered",
-    "ambiguous_player", "castigo_tantos", "name_required" ...). Nothing is stored on error.
+    "ambiguous_player", "ambiguous_player_similar", "castigo_tantos", "name_required" ...).
+    Nothing is stored on error.
     """
     rows = read_rows(decode(data), CASTIGOS_HEADER)
     with transaction.atomic():
@@ -62,7 +71,8 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
             raise DomainError("castigos_not_applicable", system=system.label)
         rounds = {r.number: r for r in t.rounds.all()}
         entered = {pid for e in t.entries.all() for pid in e.player_ids()}
-        players: dict[str, list[Player]] = {}
+        players: dict[str, tuple[Player, bool]] = {}  # cleaned name -> (player, loosely)
+        loose: list[str] = []
         wanted: list[tuple[int, Player, Round | None, str, str]] = []
         errors = Errors()
         for line, f in rows:
@@ -79,18 +89,16 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
                         raise DomainError("round_closed", number=number)
                 name = services.clean_name(name, field=gettext_noop("jugador"))
                 if name not in players:
-                    players[name] = list(Player.objects.filter(full_name=name).order_by("pk"))
-                candidates = [p for p in players[name] if p.pk in entered]
-                if not players[name]:
-                    raise DomainError("player_unknown", name=name)
-                if not candidates:
-                    raise DomainError("player_not_entered", name=name)
-                if len(candidates) > 1:
-                    raise DomainError("ambiguous_player", name=name, count=len(candidates))
+                    exact, similar = player_candidates(name)
+                    players[name] = choose_player(name, exact, similar, entered, entered_only=True)
+                    player, loosely = players[name]
+                    if loosely:
+                        loose.append(loose_warning(line, name, player.full_name))
+                player = players[name][0]
             except DomainError as exc:
                 errors.add(line, exc)
                 continue
-            wanted.append((line, candidates[0], rnd, tantos_s, reason))
+            wanted.append((line, player, rnd, tantos_s, reason))
 
         present = Counter(
             Castigo.objects.filter(tournament=t).values_list(
@@ -99,7 +107,7 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
         )
         created = 0
         for line, player, rnd, tantos, reason in wanted:
-            key = (player.pk, rnd.pk if rnd else None, _whole(tantos), reason)
+            key = (player.pk, rnd.pk if rnd else None, _whole(tantos), names.clean(reason))
             if present[key] > 0:
                 present[key] -= 1
                 continue
@@ -118,6 +126,8 @@ def import_castigos(*, acting_user, tournament: Tournament, data: bytes | str) -
             created += 1
         if errors:
             raise errors.refusal()
+        if warnings is not None:
+            warnings.extend(loose)
         return created
 
 

@@ -42,7 +42,9 @@ def import_results(system, *, acting_user, tournament: Tournament, data, progres
     """Import dominó results from a CSV file (bytes or text) into ``tournament`` of
     ``system`` (its dominó adapter); all or nothing.
 
-    Unknown players are created (by a club director or a command only) and unknown entries
+    Names are matched as ``reading.Directory`` says (exactly, else up to case, accents and
+    spacing when only one player fits, with a warning; "ambiguous_player_similar" when several
+    do). Unknown players are created (by a club director or a command only) and unknown entries
     registered; missing rounds (in order, within ``rounds_planned``) and tables are created.
     A round/table pair already in the tournament is corrected (its version grows, history
     keeps the old values) and tables the file does not name are left alone. A table already

@@ -76,14 +76,15 @@ def import_results(system, *, acting_user, tournament: Tournament, data, progres
     """Import a seat-per-line results file of ``system`` (any system without sides) into
     ``tournament``; all or nothing.
 
-    Like the other imports: players matched by exact name and created if unknown (by a club
-    director or a command only), single-player entries registered if missing, missing rounds
-    (in order, within ``rounds_planned``) and tables created (``services.seat_table``). A
-    round/table already in the tournament with the same players is corrected (values by
-    player, whatever the order; a change counts as changed, the table's version grows and
-    history keeps the old values, the same values count as unchanged); a table with no result
-    yet is re-seated as the file says; a table with a result and other players is refused
-    ("seats_differ"). The file has no bye lines (a bye is set by the seating).
+    Like the other imports: players matched by name (``reading.Directory``: exactly, else up to
+    case, accents and spacing when only one player fits, with a warning) and created if unknown
+    (by a club director or a command only), single-player entries registered if missing, missing
+    rounds (in order, within ``rounds_planned``) and tables created (``services.seat_table``). A
+    round/table already in the tournament with the same players is corrected (values by player,
+    whatever the order; a change counts as changed, the table's version grows and history keeps
+    the old values, the same values count as unchanged); a table with no result yet is re-seated
+    as the file says; a table with a result and other players is refused ("seats_differ"). The
+    file has no bye lines (a bye is set by the seating).
 
     Returns ``services.ImportReport`` (tables created / changed / unchanged, players and
     entries created, warnings). Raises ``ImportRefused`` (file-level codes "bad_encoding",

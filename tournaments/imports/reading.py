@@ -11,7 +11,10 @@ plan through the services.
 - the cell parsers: ``positive`` (round and table numbers), ``yes_no``, ``played_at``,
   ``names`` (a side "Ana & Beto").
 - ``Directory``: names to players and entries of one tournament (``PlayerRef``, ``EntryRef``),
-  planning the players to create and the entries to register.
+  planning the players to create and the entries to register; ``player_candidates`` and
+  ``choose_player``: the matching rule it shares with the castigos file (a name is cleaned
+  with ``tournaments.names.clean``, then matched exactly, else up to case, accents and spacing
+  when only one player fits — a ``LooseMatch``, reported as a warning —, else refused).
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from typing import NamedTuple
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from tournaments import names as name_rules
 from tournaments import services
 from tournaments.errors import DomainError
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Tournament, name_key
 from tournaments.services.rounds import MAX_TABLE
 
 MAX_LINES = 20_000
@@ -47,14 +51,18 @@ __all__ = [
     "Errors",
     "ImportRefused",
     "LineError",
+    "LooseMatch",
     "PlayerRef",
+    "choose_player",
     "decode",
     "field_count",
     "file_error",
     "line_error",
     "names",
     "played_at",
+    "player_candidates",
     "positive",
+    "quoted_list",
     "read_rows",
     "yes_no",
 ]
@@ -274,26 +282,134 @@ class EntryRef:
         self.lines: list[int] = []
 
 
+def quoted_list(words: list[str]) -> str:
+    """«Ana», «Beto» y «Carla» (the last two joined by the translated "y")."""
+    quoted = [f"«{w}»" for w in words]
+    if len(quoted) < 2:
+        return "".join(quoted)
+    return gettext("{first} y {last}").format(first=", ".join(quoted[:-1]), last=quoted[-1])
+
+
+def player_candidates(name: str) -> tuple[list[Player], list[Player]]:
+    """The players a cleaned ``name`` (``names.clean``) may mean, by name then id:
+    ``(exact, loose)``, those whose cleaned full name is ``name`` and those whose name only
+    has the same ``names.key`` (differs in case, accents or spacing). One query, on the indexed
+    ``Player.name_key``."""
+    wanted = name_rules.key(name)
+    if not wanted:  # nothing to compare loosely (a name of combining marks only)
+        return list(Player.objects.filter(full_name=name).order_by("full_name", "pk")), []
+    exact: list[Player] = []
+    loose: list[Player] = []
+    for p in Player.objects.filter(name_key=name_key(name)).order_by("full_name", "pk"):
+        if name_rules.clean(p.full_name) == name:
+            exact.append(p)
+        elif name_rules.key(p.full_name) == wanted:
+            loose.append(p)
+    return exact, loose
+
+
+def choose_player(
+    name: str,
+    exact: list[Player],
+    loose: list[Player],
+    entered: set[int],
+    *,
+    entered_only: bool = False,
+) -> tuple[Player | None, bool]:
+    """Which player ``name`` is, from ``player_candidates(name)``: ``(player, loose)``, with
+    ``loose`` True when the name matched only up to case, accents or spacing (the caller
+    reports it), or ``(None, False)`` when no player has that name (a results import then plans
+    a new player).
+
+    The rule: an exact match wins (when several players share the exact name, the one among
+    ``entered`` — the ids of the tournament's players —, else "ambiguous_player"); else a loose
+    match is taken when it is the only one among ``entered``, or, none of them entered, the
+    only one at all; two or more are refused ("ambiguous_player_similar", listing them).
+    With ``entered_only`` (the castigos file: only a player of the tournament may be meant)
+    only ``entered`` players count, and a name of no one entered raises "player_not_entered"
+    (some player has it) or "player_unknown".
+    """
+    inside = [p for p in exact if p.pk in entered]
+    pool = inside if entered_only else exact
+    if len(pool) == 1:
+        return pool[0], False
+    if len(pool) > 1:
+        if len(inside) == 1:
+            return inside[0], False
+        raise DomainError("ambiguous_player", name=name, count=len(pool))
+    inside = [p for p in loose if p.pk in entered]
+    pool = inside if (inside or entered_only) else loose
+    if len(pool) == 1:
+        return pool[0], True
+    if len(pool) > 1:
+        raise DomainError(
+            "ambiguous_player_similar",
+            name=name,
+            count=len(pool),
+            names=quoted_list([p.full_name for p in pool]),
+        )
+    if entered_only:
+        if exact or loose:
+            raise DomainError("player_not_entered", name=name)
+        raise DomainError("player_unknown", name=name)
+    return None, False
+
+
+class LooseMatch(NamedTuple):
+    """A name of the file taken as a player whose name differs from it only in case, accents
+    or spacing (or as a player to create that an earlier line named so): the line that named
+    it first, the name as typed (cleaned) and the player's reference."""
+
+    line: int
+    typed: str
+    ref: PlayerRef
+
+    def warning(self) -> str:
+        """The sentence for the import's warnings (``ImportReport.warnings``)."""
+        return loose_warning(self.line, self.typed, self.ref.name)
+
+
+def loose_warning(line: int, typed: str, name: str) -> str:
+    """Línea 3: «jose perez» se tomó como «José Pérez» …"""
+    return gettext(
+        "Línea {line}: «{typed}» se tomó como «{name}», que solo difiere en mayúsculas, "
+        "acentos o espacios."
+    ).format(line=line, typed=typed, name=name)
+
+
 class Directory:
     """Resolves names to players and entries of one tournament, planning the ones to create.
 
-    Players are matched by exact ``full_name``; when several players share it, the one entered
-    in the tournament is taken, else the name is ambiguous ("ambiguous_player"). ``at(line)``
-    says which line is being read, so that each player and entry knows the lines naming it.
+    A name is cleaned (``names.clean``) and matched by ``choose_player``: exactly, else up to
+    case, accents and spacing when one player only fits (recorded in ``loose``, a
+    ``LooseMatch`` each, for the report's warnings); a name no player has is planned as a new
+    player, and a later line naming it with other case, accents or spacing means that same new
+    player (a ``LooseMatch`` too). ``at(line)`` says which line is being read, so that each
+    player and entry knows the lines naming it.
     """
 
     def __init__(self, tournament: Tournament):
         self.t = tournament
         self.line = 0
-        self.players: dict[str, PlayerRef] = {}
+        self.players: dict[str, PlayerRef] = {}  # cleaned name -> player
         self.entry_of: dict[tuple, EntryRef] = {}  # player key -> entry
         self.new_players: list[PlayerRef] = []
         self.new_entries: list[EntryRef] = []
+        self.loose: list[LooseMatch] = []
+        self._by_pk: dict[int, PlayerRef] = {}
+        self._new_by_key: dict[str, PlayerRef] = {}  # names.key -> player to create
         for e in tournament.entries.select_related("player1", "player2"):
-            ps = tuple(PlayerRef(p.full_name, p) for p in (e.player1, e.player2) if p is not None)
+            ps = tuple(self._existing(p) for p in (e.player1, e.player2) if p is not None)
             entry = EntryRef(ps, e)
             for p in ps:
                 self.entry_of[p.key] = entry
+
+    def _existing(self, player: Player) -> PlayerRef:
+        """The one reference of an existing player, however the file spells the name."""
+        ref = self._by_pk.get(player.pk)
+        if ref is None:
+            ref = self._by_pk[player.pk] = PlayerRef(player.full_name, player)
+        return ref
 
     def at(self, line: int) -> None:
         """The line being read (for the lines of the players and entries it names)."""
@@ -306,23 +422,35 @@ class Directory:
         return ref
 
     def player(self, name: str) -> PlayerRef:
-        """The player of that exact name, planned for creation when there is none. Raises
-        DomainError "name_required", "name_too_long", "name_control_chars",
-        "ambiguous_player"."""
+        """The player ``name`` means (``choose_player``), planned for creation when no player
+        has that name. Raises DomainError "name_required" (empty once cleaned),
+        "name_too_long", "ambiguous_player", "ambiguous_player_similar"."""
         name = services.clean_name(name, field=gettext_noop("nombre"))
-        if name in self.players:
-            return self._seen(self.players[name], self.line)
-        found = list(Player.objects.filter(full_name=name).order_by("pk"))
-        if len(found) > 1:
-            entered = [p for p in found if ("p", p.pk) in self.entry_of]
-            if len(entered) != 1:
-                raise DomainError("ambiguous_player", name=name, count=len(found))
-            found = entered
-        ref = PlayerRef(name, found[0] if found else None)
-        if not found:
-            self.new_players.append(ref)
-        self.players[name] = ref
+        ref = self.players.get(name)
+        if ref is None:
+            ref = self._resolve(name)
+            self.players[name] = ref
         return self._seen(ref, self.line)
+
+    def _resolve(self, name: str) -> PlayerRef:
+        wanted = name_rules.key(name)
+        planned = self._new_by_key.get(wanted) if wanted else None
+        if planned is not None:  # an earlier line named this new player otherwise
+            self.loose.append(LooseMatch(self.line, name, planned))
+            return planned
+        exact, loose = player_candidates(name)
+        entered = {key[1] for key in self.entry_of if key[0] == "p"}
+        player, approximate = choose_player(name, exact, loose, entered)
+        if player is None:
+            ref = PlayerRef(name, None)
+            self.new_players.append(ref)
+            if wanted:
+                self._new_by_key[wanted] = ref
+            return ref
+        ref = self._existing(player)
+        if approximate:
+            self.loose.append(LooseMatch(self.line, name, ref))
+        return ref
 
     def entry(self, players: list[PlayerRef]) -> EntryRef:
         """The entry made of exactly ``players`` (a pair, or one player), planning it if new.

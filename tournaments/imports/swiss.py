@@ -105,12 +105,13 @@ def import_results(system, *, acting_user, tournament: Tournament, data, progres
     line's round (``services.drop_entry``); an entry cannot play after its drop
     (``check_drops``).
 
-    Like the dominó import: players matched by exact name and created if unknown (by a club
-    director or a command only), entries registered if missing, missing rounds (in order,
-    within ``rounds_planned``) and tables created; a round/table already in the tournament is
-    corrected (its version grows, history keeps the old values), the same entries on swapped
-    sides are the same match (the games follow their entries), and a table with a result and
-    other entries is refused ("seats_differ").
+    Like the dominó import: players matched by name (``reading.Directory``: exactly, else up to
+    case, accents and spacing when only one player fits, with a warning) and created if unknown
+    (by a club director or a command only), entries registered if missing, missing rounds (in
+    order, within ``rounds_planned``) and tables created; a round/table already in the
+    tournament is corrected (its version grows, history keeps the old values), the same entries
+    on swapped sides are the same match (the games follow their entries), and a table with a
+    result and other entries is refused ("seats_differ").
 
     Returns ``MatchImportReport`` (a ``services.ImportReport`` plus ``drops`` set). Raises
     ``ImportRefused`` (file-level codes as the dominó import; per line ``validate_match``

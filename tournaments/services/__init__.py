@@ -7,7 +7,8 @@ django-simple-history. Errors are ``DomainError`` subclasses carrying a stable `
 Modules (every service is re-exported here: call ``services.record_result(...)``):
 
 - ``common``: what several writers share (``audit``, ``entered_by``, ``clean_name``,
-  ``parse_int``, ``lock_table``, ``check_writable``, ``bump_version``, ``ImportReport``);
+  ``parse_int``, ``check_writable``, ``bump_version``, ``ImportReport``) and the one lock
+  order: ``lock_tournament`` → ``lock_round`` → ``lock_table`` (``lock_entry``);
 - ``players``: register, change, (de)activate and delete players; ``similar_players``;
 - ``tournaments``: create and change tournaments and their directors; register, remove, drop
   and undrop entries;
@@ -33,7 +34,10 @@ from tournaments.services.common import (
     check_writable,
     clean_name,
     entered_by,
+    lock_entry,
+    lock_round,
     lock_table,
+    lock_tournament,
     parse_int,
 )
 from tournaments.services.players import (
@@ -85,7 +89,10 @@ __all__ = [
     "entered_by",
     "generate_round_robin",
     "get_or_create_round",
+    "lock_entry",
+    "lock_round",
     "lock_table",
+    "lock_tournament",
     "parse_int",
     "record_result",
     "record_sorteo",

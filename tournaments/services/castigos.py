@@ -10,7 +10,7 @@ from django.db import transaction
 from tournaments import systems
 from tournaments.errors import DomainError, ResultError, gettext_noop
 from tournaments.models import MAX_SCORE, Castigo, Entry, Player, Round, Sorteo, Tournament
-from tournaments.services.common import audit, clean_name, entered_by, parse_int
+from tournaments.services.common import audit, clean_name, entered_by, lock_tournament, parse_int
 
 
 @transaction.atomic
@@ -36,7 +36,7 @@ def add_castigo(
     if not 1 <= n <= MAX_SCORE:
         raise DomainError("castigo_tantos")
     reason = clean_name(reason, field=gettext_noop("motivo"), max_length=200)
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     system = systems.of(t)
     if systems.CASTIGOS not in system.actions(t):
         raise DomainError("castigos_not_applicable", system=system.label)
@@ -62,6 +62,7 @@ def add_castigo(
 @transaction.atomic
 def remove_castigo(*, acting_user, castigo: Castigo) -> None:
     """Delete a castigo (the deletion stays in its history). Raises "round_closed" if its round is closed."""
+    lock_tournament(Castigo.objects.values_list("tournament_id", flat=True).get(pk=castigo.pk))
     castigo = (
         Castigo.objects.select_for_update(no_key=True, of=("self",))
         .select_related("round")
@@ -80,7 +81,7 @@ def record_sorteo(
 
     Replaces any earlier lot of those entries. Raises "sorteo_too_few", "foreign_entry", "entry_twice".
     """
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     entries = list(entries_in_order)
     if len(entries) < 2:
         raise DomainError("sorteo_too_few")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tournaments import names
 from tournaments.errors import MESSAGES, DomainError, ResultError
-from tournaments.models import MAX_SCORE, Table
+from tournaments.models import MAX_SCORE, Entry, Round, Table, Tournament
 
 #: The longest name (player, tournament) a person may type.
 MAX_NAME = 120
@@ -18,6 +19,61 @@ MAX_NAME = 120
 # the writers among themselves exactly as FOR UPDATE would, but do not block the foreign-key
 # checks (FOR KEY SHARE) of a ledger replay inserting rows that point at the same tournament,
 # table or player; with plain FOR UPDATE, a replay and a writer could deadlock.
+#
+# ONE LOCK ORDER (docs/ARCHITECTURE.md, "Locks"): every service that changes a tournament's
+# data locks the tournament first, then the round, then the table, each in a query of its own
+# (``lock_tournament`` → ``lock_round`` → ``lock_table``). Two writers of one tournament
+# therefore queue on its row before touching anything else, so they can never deadlock (a
+# re-pair and a result save, a round closing and a result save), and every result is
+# validated against settings nobody can change until it has committed (a settings change
+# holds the same tournament lock).
+
+
+def lock_tournament(tournament) -> Tournament:
+    """``tournament`` (a Tournament or its pk) read again and locked: step 1 of the lock order.
+    Raises Tournament.DoesNotExist."""
+    pk = getattr(tournament, "pk", tournament)
+    return Tournament.objects.select_for_update(no_key=True).get(pk=pk)
+
+
+def lock_round(rnd) -> Round:
+    """``rnd`` (a Round or its pk) locked after its tournament (steps 1–2 of the lock order),
+    with ``round.tournament`` the locked tournament. Raises Round.DoesNotExist."""
+    pk = getattr(rnd, "pk", rnd)
+    tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=pk)
+    t = lock_tournament(tournament_id)
+    locked = Round.objects.select_for_update(no_key=True).get(pk=pk)
+    locked.tournament = t
+    return locked
+
+
+def lock_entry(entry) -> Entry:
+    """``entry`` (an Entry or its pk) locked after its tournament (the lock order's step 1,
+    then the entry), with ``entry.tournament`` the locked tournament. Raises Entry.DoesNotExist."""
+    pk = getattr(entry, "pk", entry)
+    tournament_id = Entry.objects.values_list("tournament_id", flat=True).get(pk=pk)
+    t = lock_tournament(tournament_id)
+    locked = Entry.objects.select_for_update(no_key=True).get(pk=pk)
+    locked.tournament = t
+    return locked
+
+
+def lock_table(table: Table) -> Table:
+    """``table`` again, locked after its tournament and its round (the whole lock order), with
+    ``table.round`` and ``table.round.tournament`` the locked rows.
+
+    Raises DomainError "table_removed" when the table no longer exists (the round was paired
+    again, or the table deleted, while the director was looking at it)."""
+    number = getattr(table, "number", "")
+    round_id = Table.objects.filter(pk=table.pk).values_list("round_id", flat=True).first()
+    if round_id is None:
+        raise DomainError("table_removed", table=number)
+    rnd = lock_round(round_id)
+    locked = Table.objects.select_for_update(no_key=True).filter(pk=table.pk).first()
+    if locked is None:  # removed while this writer waited for the tournament's lock
+        raise DomainError("table_removed", table=number)
+    locked.round = rnd
+    return locked
 
 
 def entered_by(acting_user):
@@ -36,19 +92,19 @@ def audit(instance, acting_user):
 
 
 def clean_name(value: str, *, field: str, required: bool = True, max_length: int = MAX_NAME) -> str:
-    """A name or short text typed by a person, trimmed and otherwise kept exactly as typed.
+    """A name or short text typed by a person, as it is stored: ``tournaments.names.clean``
+    (invisible and control characters dropped, every run of whitespace one space, NFC,
+    trimmed), then checked.
 
     ``field`` names it in the error (a ``gettext_noop`` text). Raises DomainError
-    "name_required" (empty and ``required``), "name_too_long" (above ``max_length``),
-    "name_control_chars" (C0/C1 control characters).
+    "name_required" (empty after cleaning — only spaces or invisible characters — and
+    ``required``), "name_too_long" (above ``max_length`` characters after cleaning).
     """
-    value = (value or "").strip()
+    value = names.clean(value)
     if required and not value:
         raise DomainError("name_required", field=field)
     if len(value) > max_length:
         raise DomainError("name_too_long", field=field, max=max_length)
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
-        raise DomainError("name_control_chars", field=field)
     return value
 
 
@@ -88,16 +144,6 @@ def parse_int(value, field: str, *, kind: str = "tantos") -> int:
     raise ResultError("not_integer", message=MESSAGES[not_integer], value=text[:20])
 
 
-def lock_table(table: Table) -> Table:
-    """``table`` again, locked with its round for a result change (the tournament comes along,
-    unlocked). A no-key lock: see the note on locks above."""
-    return (
-        Table.objects.select_for_update(no_key=True, of=("self", "round"))
-        .select_related("round__tournament")
-        .get(pk=table.pk)
-    )
-
-
 def check_writable(tbl: Table, version) -> None:
     """Refuse a change to a table of a closed round, a stale version, or an empty table.
 
@@ -125,9 +171,9 @@ def bump_version(tbl: Table, acting_user) -> None:
 class ImportReport:
     """What an import did: counts of results created, changed and left unchanged.
 
-    ``warnings``: sentences in Spanish for people, e.g. a player the import created whose name
-    equals an existing player's after NFC and case folding (``similar_players``); the import
-    still went through (names are matched exactly).
+    ``warnings``: sentences in Spanish for people, e.g. a name of the file taken as a player
+    whose name differs from it only in case, accents or spacing ("Línea 3: «jose perez» se
+    tomó como «José Pérez» …", ``imports.reading.Directory``); the import still went through.
     """
 
     created: int = 0

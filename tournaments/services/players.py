@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournaments import names
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import Entry, Player, name_key
 from tournaments.permissions import is_director
@@ -11,11 +12,18 @@ from tournaments.services.common import audit, clean_name
 
 
 def similar_players(full_name: str, *, exclude_id: int | None = None) -> list[Player]:
-    """Players whose name equals ``full_name`` after NFC and case folding (duplicate warning)."""
+    """The players whose name is ``full_name`` up to case, accents, spacing and invisible
+    characters (equal ``names.key``: "José Pérez", "JOSE  PEREZ" and "Jose Perez" with a
+    zero-width space), in the players' order (name, id), without ``exclude_id``: the player
+    form's duplicate warning. One query on the indexed ``name_key``; [] for a name whose key is
+    empty."""
+    wanted = names.key(full_name)
+    if not wanted:
+        return []
     qs = Player.objects.filter(name_key=name_key(full_name))
     if exclude_id:
         qs = qs.exclude(pk=exclude_id)
-    return list(qs)
+    return [p for p in qs if names.key(p.full_name) == wanted]
 
 
 def _check_member_number(member_number: str | None, exclude_id: int | None) -> str | None:
@@ -44,15 +52,16 @@ def create_player(
     email: str = "",
     phone: str = "",
 ) -> Player:
-    """Register a player. The name is kept exactly as typed (trimmed).
+    """Register a player. The name and nickname are stored cleaned (``clean_name``: invisible
+    and control characters dropped, spaces collapsed, NFC).
 
     Only a club director may add players to the club (``permissions.is_director``: the player
     form's rule, here once for every path, CSV imports included); ``acting_user`` None (a
     management command, a script) may too. A director of one tournament only may not.
 
     Raises DomainError "import_cannot_create_players" (not a club director), "name_required",
-    "name_too_long", "name_control_chars", "member_number_taken". Duplicate names are allowed
-    (see ``similar_players`` for the warning).
+    "name_too_long", "member_number_taken". Duplicate names are allowed (see
+    ``similar_players`` for the warning).
     """
     name = clean_name(full_name, field=gettext_noop("nombre"))
     if acting_user is not None and not is_director(acting_user):

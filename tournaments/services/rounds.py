@@ -6,15 +6,17 @@ the same rules."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from tournaments import systems
 from tournaments.errors import DomainError
 from tournaments.models import MAX_SCORE, Bye, Entry, Round, Seat, Table, Tournament
-from tournaments.pairing.round_robin import round_robin
-from tournaments.services.common import audit
+from tournaments.pairing.round_robin import first_conflict, slot_of
+from tournaments.pairing.round_robin import schedule as rr_schedule
+from tournaments.services.common import audit, lock_round, lock_table, lock_tournament
 
 #: The highest table number of a round.
 MAX_TABLE = 9999
@@ -44,7 +46,7 @@ def set_pairings(
     must be the one after the last: rounds are numbered 1, 2, 3 ... without gaps),
     "round_beyond_planned" (a new round above the tournament's ``rounds_planned``).
     """
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     if not systems.of(t).has_sides:
         raise DomainError("wrong_system")
     size = _side_size(t)
@@ -79,7 +81,7 @@ def set_seating(
     for table games), "wrong_system",
     and the checks of ``set_pairings`` ("entry_twice", "foreign_entry", "round_closed" ...).
     """
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     system = systems.of(t)
     if system.has_sides:
         raise DomainError("wrong_system")
@@ -175,48 +177,63 @@ def generate_round_robin(
 
     ``next_only``: create only the first round of the schedule that does not exist yet.
     Returns the rounds created. The whole schedule raises ``rounds_planned`` to its length
-    when it is shorter; ``next_only`` stays within it. Raises DomainError "round_robin_mode"
-    (individual mode), "too_few_entries", "round_robin_complete", "round_beyond_planned"
-    (``next_only`` past the planned rounds).
+    when it is shorter; ``next_only`` stays within it.
+
+    Withdrawals (SCORING.md §5): the schedule is over every entry, withdrawn ones included
+    (``pairing.round_robin.schedule``), so it carries on after a withdrawal: the rounds
+    already made stay as they are, and in each later round the withdrawn entry has no table
+    and no bye while its scheduled opponent rests (a bye, scored by the tournament's bye
+    rule). A round where every entry still in rests is created without tables.
+
+    Raises DomainError "round_robin_mode" (individual mode), "too_few_entries",
+    "round_robin_complete", "round_beyond_planned" (``next_only`` past the planned rounds),
+    "round_robin_conflict" (an existing round has a table the schedule does not give it;
+    a scheduled table missing is no conflict).
     """
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     system = systems.of(t)
     if systems.ROUND_ROBIN not in system.actions(t):
         raise DomainError("round_robin_mode", system=system.summary(t))
-    entries = list(t.entries.filter(dropped_after_round__isnull=True).order_by("pk"))
+    # Every entry, withdrawn ones included: a withdrawal never moves anybody else's games; a
+    # withdrawn entry's scheduled opponents rest (SCORING.md §5, "Withdrawals").
+    entries = list(t.entries.order_by("pk"))
     by_id = {e.pk: e for e in entries}
-    schedule = round_robin([e.pk for e in entries])
+    ids = list(by_id)
+    rounds = rr_schedule(
+        ids,
+        withdrawn_after={
+            e.pk: e.dropped_after_round for e in entries if e.dropped_after_round is not None
+        },
+    )
     existing = set(t.rounds.values_list("number", flat=True))
     if existing:
-        seated: dict[int, dict[int, set[int]]] = {}
+        seated: dict[int, dict[int, set[int]]] = {number: {} for number in existing}
         for number, table_id, entry_id in Seat.objects.filter(round__tournament=t).values_list(
             "round__number", "table_id", "entry_id"
         ):
-            seated.setdefault(number, {}).setdefault(table_id, set()).add(entry_id)
-        for number in sorted(existing):
-            planned = (
-                {frozenset(p) for p in schedule[number - 1] if None not in p}
-                if number <= len(schedule)
-                else None
-            )
-            actual = {frozenset(s) for s in seated.get(number, {}).values()}
-            if planned is None or actual != planned:
-                raise DomainError("round_robin_conflict", number=number)
-    if len(existing) >= len(schedule):
+            seated[number].setdefault(table_id, set()).add(entry_id)
+        conflict = first_conflict(ids, {n: list(tbls.values()) for n, tbls in seated.items()})
+        if conflict is not None:
+            raise DomainError("round_robin_conflict", number=conflict)
+    if len(existing) >= len(rounds):
         raise DomainError("round_robin_complete")
-    if t.rounds_planned < len(schedule) and not next_only:
+    if t.rounds_planned < len(rounds) and not next_only:
         # The whole schedule is asked for: it sets the number of rounds (before the rounds are
         # created, since no round may go beyond ``rounds_planned``). One round at a time
         # stays within the planned rounds ("round_beyond_planned").
-        t.rounds_planned = len(schedule)
+        t.rounds_planned = len(rounds)
         audit(t, acting_user).save()
     created = []
-    for number, pairs in enumerate(schedule, start=1):
-        if number in existing:
+    for planned in rounds:
+        if planned.number in existing:
             continue
-        tables = [([by_id[a]], [by_id[b]]) for a, b in pairs if a is not None and b is not None]
+        # Straight to ``_write_round`` (not ``set_pairings``): a round may have no table at
+        # all when every entry still in rests; the entries left unseated get their byes.
+        layout = [[(by_id[a], "A", 1), (by_id[b], "B", 1)] for a, b in planned.games]
         created.append(
-            set_pairings(acting_user=acting_user, tournament=t, round_number=number, tables=tables)
+            _write_round(
+                acting_user=acting_user, t=t, round_number=planned.number, layout=layout, seed=None
+            )
         )
         if next_only:
             break
@@ -228,7 +245,7 @@ def generate_round_robin(
 @transaction.atomic
 def close_round(*, acting_user, round: Round) -> Round:
     """Close a round: results can no longer change. Raises "round_incomplete" if a table lacks a result."""
-    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
+    rnd = lock_round(round)
     if rnd.closed:
         raise DomainError("round_closed", number=rnd.number)
     missing = rnd.tables.filter(systems.no_result_q()).values_list("number", flat=True)
@@ -242,7 +259,7 @@ def close_round(*, acting_user, round: Round) -> Round:
 @transaction.atomic
 def reopen_round(*, acting_user, round: Round) -> Round:
     """Reopen a closed round so its results can be corrected."""
-    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
+    rnd = lock_round(round)
     rnd.closed = False
     audit(rnd, acting_user).save()
     return rnd
@@ -261,7 +278,7 @@ def get_or_create_round(*, acting_user, tournament: Tournament, number: int) -> 
     that is not the one after the last), "round_beyond_planned" (a new round above the
     tournament's ``rounds_planned``).
     """
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     if not 1 <= int(number) <= 99:
         raise DomainError("invalid_round_number")
     rnd = Round.objects.select_for_update(no_key=True).filter(tournament=t, number=number).first()
@@ -286,11 +303,7 @@ def unseat_table(*, acting_user, table: Table) -> Table:
     """Empty ``table`` (its seats deleted one by one, each deletion audited) so that its
     entries may sit elsewhere in the round; the table stays. Raises DomainError
     "round_closed", "table_has_result" (a table with a result keeps its players)."""
-    table = (
-        Table.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("round")
-        .get(pk=table.pk)
-    )
+    table = lock_table(table)
     _check_table_free(table, table.round)
     for seat in list(table.seats.all()):
         audit(seat, acting_user).delete()
@@ -325,7 +338,7 @@ def seat_table(
     "entry_twice" (twice at the table, or already seated at another table or resting in the
     round), "entry_dropped", "round_closed", "table_has_result".
     """
-    rnd = Round.objects.select_for_update(no_key=True).select_related("tournament").get(pk=round.pk)
+    rnd = lock_round(round)
     t = rnd.tournament
     system = systems.of(t)
     if (sides is not None) != system.has_sides or (seats is not None) == system.has_sides:
@@ -405,7 +418,7 @@ def add_bye(*, acting_user, round: Round, entry: Entry) -> tuple[Bye, bool]:
     """Record that ``entry`` rests ("descanso") in ``round``; returns (bye, created): a bye
     already recorded is returned as it is. Raises DomainError "foreign_entry",
     "round_closed", "entry_twice" (seated at a table of the round), "entry_dropped"."""
-    rnd = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
+    rnd = lock_round(round)
     entry = Entry.objects.get(pk=entry.pk)
     if entry.tournament_id != rnd.tournament_id:
         raise DomainError("foreign_entry", name=entry.name)
@@ -421,3 +434,180 @@ def add_bye(*, acting_user, round: Round, entry: Entry) -> tuple[Bye, bool]:
     bye = audit(Bye(round=rnd, entry=entry), acting_user)
     bye.save()
     return bye, True
+
+
+# --- withdrawals: out of the rounds not played, and back (SCORING.md §5) ----------------------
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """What a withdrawal (``services.drop_entry``) or its undoing (``services.undrop_entry``)
+    changed in one round, for the director's message.
+
+    ``kind``:
+
+    - "bye_removed": the entry's own bye of that round was taken out;
+    - "rest": its table ``table`` went and ``others`` rest that round (a bye, scored by the
+      tournament's bye rule);
+    - "reseat": its table ``table`` went and ``others`` have no table and no bye until the
+      director seats the round again;
+    - "play_on": it left table ``table``; ``others`` play on there without it;
+    - "restored" (undo, round robin): it is back at table ``table`` against ``others``, as the
+      schedule gives, and their rest is taken out;
+    - "rests" (undo, round robin): it rests that round (a bye), as the schedule gives;
+    - "unseated" (undo): a round already published that has not begun: it has no table there
+      until the director pairs the round again;
+    - "missed" (undo): a round that began without it: it does not play that round.
+    """
+
+    round: int
+    kind: str
+    table: int | None = None
+    others: tuple[str, ...] = ()
+
+
+def last_round_played(entry: Entry) -> int:
+    """The last round ``entry`` has played, 0 if none: the round a withdrawal takes effect
+    after (SCORING.md §5). An entry has played a round when its table there has a result, when
+    it rests there and the round has begun (a result at any table, or the round closed: the
+    standings already count that rest), or when the round is closed with it seated there.
+    Three queries."""
+    seated = (
+        Seat.objects.filter(entry=entry)
+        .filter(systems.has_result_q("table__") | Q(round__closed=True))
+        .aggregate(last=Max("round__number"))["last"]
+    )
+    begun = entry.tournament.started_rounds()
+    rested = Bye.objects.filter(entry=entry, round__in=begun).aggregate(last=Max("round__number"))
+    return max(seated or 0, rested["last"] or 0)
+
+
+def withdraw_from_rounds(*, acting_user, t: Tournament, entry: Entry, after_round: int):
+    """Take ``entry`` (withdrawn after ``after_round``, at least its ``last_round_played``)
+    out of every later round already made; runs in the caller's transaction with ``t`` locked.
+
+    A bye of the entry there is deleted. Its table (which has no result, since the entry has
+    not played that round) loses it; what becomes of the others at it is the system's
+    ``after_withdrawal``: "play_on" (the table stays, the seats after it on its side move up
+    one position, the table's version grows), "rest" (the table goes, each other entry gets a
+    bye) or "reseat" (the table goes, the others wait to be seated again). Every row changed
+    is audited. Returns the ``SeatChange`` list, by round. Raises DomainError "round_closed",
+    "table_has_result" (only with data no service writes: a later round closed or scored)."""
+    system = systems.of(t)
+    changes: list[SeatChange] = []
+    concerned = set(
+        Seat.objects.filter(entry=entry, round__number__gt=after_round).values_list(
+            "round_id", flat=True
+        )
+    ) | set(
+        Bye.objects.filter(entry=entry, round__number__gt=after_round).values_list(
+            "round_id", flat=True
+        )
+    )
+    rounds = Round.objects.select_for_update(no_key=True).filter(pk__in=concerned)
+    for rnd in rounds.order_by("number"):
+        for bye in Bye.objects.filter(round=rnd, entry=entry):
+            if rnd.closed:
+                raise DomainError("round_closed", number=rnd.number)
+            audit(bye, acting_user).delete()
+            changes.append(SeatChange(round=rnd.number, kind="bye_removed"))
+        for seat in Seat.objects.filter(round=rnd, entry=entry).select_related("table"):
+            table = Table.objects.select_for_update(no_key=True).get(pk=seat.table_id)
+            _check_table_free(table, rnd)
+            seats = list(table.seats.select_related("entry__player1", "entry__player2"))
+            others = [s for s in seats if s.entry_id != entry.pk]
+            names = tuple(s.entry.name for s in others)
+            outcome = system.after_withdrawal(t, left=len(others))
+            if outcome == "play_on":
+                audit(seat, acting_user).delete()
+                for other in sorted(others, key=lambda s: s.position):
+                    if other.side == seat.side and other.position > seat.position:
+                        other.position -= 1
+                        audit(other, acting_user).save(update_fields=["position"])
+                table.version += 1
+                audit(table, acting_user).save(update_fields=["version"])
+            else:
+                for old in seats:
+                    audit(old, acting_user).delete()
+                audit(table, acting_user).delete()
+                if outcome == "rest":
+                    for other in others:
+                        audit(Bye(round=rnd, entry=other.entry), acting_user).save()
+            changes.append(
+                SeatChange(round=rnd.number, kind=outcome, table=table.number, others=names)
+            )
+    return changes
+
+
+def return_to_rounds(*, acting_user, t: Tournament, entry: Entry, after_round: int):
+    """Put ``entry``, whose withdrawal after ``after_round`` was just taken back, into the
+    rounds already made after it (SCORING.md §5, "Undoing a withdrawal"); runs in the caller's
+    transaction with ``t`` locked.
+
+    A round that began (a result, or closed) stays as it is: the entry does not play it
+    ("missed"). In a round not begun: when the tournament's rounds follow its round robin
+    schedule (``pairing.round_robin.first_conflict``), the entry gets its scheduled place
+    back: its rest ("rests"; also when its scheduled opponent is itself withdrawn), or its
+    table against its scheduled opponent, whose rest is taken out ("restored": the schedule's
+    table number when free, else the next one); otherwise (or when that opponent sits
+    elsewhere) it has no table until the director pairs the round again ("unseated"). Every
+    row written is audited. Returns the ``SeatChange`` list, by round."""
+    present = set(Seat.objects.filter(entry=entry).values_list("round_id", flat=True)) | set(
+        Bye.objects.filter(entry=entry).values_list("round_id", flat=True)
+    )
+    rounds = [
+        rnd
+        for rnd in Round.objects.select_for_update(no_key=True)
+        .filter(tournament=t, number__gt=after_round)
+        .order_by("number")
+        if rnd.pk not in present
+    ]
+    if not rounds:
+        return []
+    begun = set(t.started_rounds().values_list("pk", flat=True))
+    entries = {e.pk: e for e in t.entries.select_related("player1", "player2").order_by("pk")}
+    ids = list(entries)
+    follows = False
+    if systems.ROUND_ROBIN in systems.of(t).actions(t) and len(ids) >= 2:
+        seated: dict[int, dict[int, set[int]]] = {
+            n: {} for n in t.rounds.values_list("number", flat=True)
+        }
+        for number, table_id, entry_id in Seat.objects.filter(round__tournament=t).values_list(
+            "round__number", "table_id", "entry_id"
+        ):
+            seated[number].setdefault(table_id, set()).add(entry_id)
+        follows = (
+            first_conflict(ids, {n: list(tbls.values()) for n, tbls in seated.items()}) is None
+        )
+    changes: list[SeatChange] = []
+    for rnd in rounds:
+        if rnd.pk in begun:
+            changes.append(SeatChange(round=rnd.number, kind="missed"))
+            continue
+        if not follows:
+            changes.append(SeatChange(round=rnd.number, kind="unseated"))
+            continue
+        slot = slot_of(ids, rnd.number, entry.pk)
+        rival = entries.get(slot.opponent) if slot.opponent is not None else None
+        if rival is None or (
+            rival.dropped_after_round is not None and rival.dropped_after_round < rnd.number
+        ):
+            audit(Bye(round=rnd, entry=entry), acting_user).save()
+            changes.append(SeatChange(round=rnd.number, kind="rests"))
+            continue
+        rest = Bye.objects.filter(round=rnd, entry=rival).first()
+        if rest is None or Seat.objects.filter(round=rnd, entry=rival).exists():
+            changes.append(SeatChange(round=rnd.number, kind="unseated"))
+            continue
+        audit(rest, acting_user).delete()
+        taken = set(rnd.tables.values_list("number", flat=True))
+        number = slot.table if slot.table not in taken else max(taken) + 1
+        table = audit(Table(round=rnd, number=number), acting_user)
+        table.save()
+        own, other = ("A", "B") if slot.side == "A" else ("B", "A")
+        for e, side in ((entry, own), (rival, other)):
+            audit(Seat(table=table, round=rnd, entry=e, side=side, position=1), acting_user).save()
+        changes.append(
+            SeatChange(round=rnd.number, kind="restored", table=number, others=(rival.name,))
+        )
+    return changes

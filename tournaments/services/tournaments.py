@@ -10,10 +10,21 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from tournaments import systems
+from tournaments import systems, timing
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import TOURNAMENT_SETTINGS, Entry, Player, Tournament
-from tournaments.services.common import audit, clean_name, entered_by
+from tournaments.services.common import (
+    audit,
+    clean_name,
+    entered_by,
+    lock_entry,
+    lock_tournament,
+)
+from tournaments.services.rounds import (
+    last_round_played,
+    return_to_rounds,
+    withdraw_from_rounds,
+)
 
 
 def _unique_slug(name: str, date: dt.date) -> str:
@@ -28,8 +39,23 @@ def _unique_slug(name: str, date: dt.date) -> str:
 TOURNAMENT_FIELDS = TOURNAMENT_SETTINGS  # the keyword arguments of create/update_tournament
 
 
+def _as_date(value):
+    """A date typed as ISO text ("2025-03-01") becomes a date; anything else is left for
+    ``timing.check_dates`` to refuse."""
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip()) if value.strip() else None
+        except ValueError:
+            return value
+    return value
+
+
 def _check_tournament(t: Tournament) -> None:
     t.name = clean_name(t.name, field=gettext_noop("nombre"))
+    t.date, t.end_date = _as_date(t.date), _as_date(t.end_date) or None
+    if t.end_date == t.date:
+        t.end_date = None  # a one-day tournament
+    timing.check_dates(t.date, t.end_date)
     if t.target not in (100, 200):
         raise DomainError("invalid_target", target=t.target)
     if t.system not in systems.keys():
@@ -84,7 +110,7 @@ def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tourn
     (``ScoringSystem.check_change``: the dominó target, time limit, forfeit score); the number
     of rounds cannot drop below the rounds already paired ("rounds_below_played"). A new
     date moves the games with it (``ScoringSystem.move_games``)."""
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     has_entries = t.entries.exists()
     system = systems.of(t)
     for key, value in fields.items():
@@ -103,8 +129,31 @@ def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tourn
     old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)
     audit(t, acting_user).save()
     if old_date != t.date:
-        systems.of(t).move_games(t, t.date - old_date, acting_user=acting_user)
+        shift = t.date - old_date
+        systems.of(t).move_games(t, shift, acting_user=acting_user)
+        for rnd in t.rounds.filter(played_at__isnull=False):
+            rnd.played_at += shift
+            audit(rnd, acting_user).save(update_fields=["played_at"])
+    _check_game_times(t)
     return t
+
+
+def _check_game_times(t: Tournament) -> None:
+    """Every stored time of the tournament's games and rounds lies within its days
+    (``timing.game_window``). Raises DomainError "games_outside_dates" naming the first
+    time outside."""
+    start, end = timing.game_window(t.date, t.end_date)
+    times = list(systems.of(t).game_times(t)) + list(
+        t.rounds.filter(played_at__isnull=False).values_list("played_at", flat=True)
+    )
+    outside = sorted(m for m in times if not start <= m < end)
+    if outside:
+        raise DomainError(
+            "games_outside_dates",
+            value=timing.format_moment(outside[0]),
+            first=t.date.isoformat(),
+            last=(t.end_date or t.date).isoformat(),
+        )
 
 
 @transaction.atomic
@@ -118,7 +167,7 @@ def set_tournament_directors(
     superuser cannot remove themselves (they would lose the page they are on).
     Raises DomainError "director_not_staff", "director_self_removal".
     """
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     wanted = {u.pk: u for u in directors}
     current = set(t.directors.values_list("pk", flat=True))
     for pk, user in wanted.items():
@@ -150,7 +199,7 @@ def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Pla
     Raises DomainError "entry_size" (wrong number of players), "player_already_entered",
     "player_inactive", "tournament_finished".
     """
-    t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    t = lock_tournament(tournament)
     if t.status == Tournament.Status.FINISHED:
         raise DomainError("tournament_finished")
     players = list(players)
@@ -171,28 +220,64 @@ def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Pla
 @transaction.atomic
 def remove_entry(*, acting_user, entry: Entry) -> None:
     """Remove an entry that has not played (seated or rested). Raises "entry_has_results" otherwise."""
-    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
+    entry = lock_entry(entry)
     if entry.seats.exists() or entry.byes.exists():
         raise DomainError("entry_has_results", name=entry.name)
     audit(entry, acting_user).delete()
 
 
 @transaction.atomic
-def drop_entry(*, acting_user, entry: Entry, after_round: int) -> Entry:
-    """Drop an entry after ``after_round``: it keeps its results and stays in the standings but
-    is never paired again (SCORING.md §3). Raises "invalid_round_number"."""
-    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
-    if not 0 <= int(after_round) <= 99:
-        raise DomainError("invalid_round_number")
-    entry.dropped_after_round = int(after_round)
+def drop_entry(*, acting_user, entry: Entry, after_round: int | None = None) -> Entry:
+    """Withdraw an entry ("retirada", SCORING.md §5): it keeps its results and stays in the
+    standings, but is never seated or given a bye again.
+
+    The withdrawal takes effect after the last round the entry has played
+    (``rounds.last_round_played``: its table has a result, or its rest counts, or the round is
+    closed with it in it), 0 if none; that is ``after_round`` when not given. A larger
+    ``after_round`` (a round it has not played, maybe already published) still takes effect
+    after the last round played. Rounds already made after it lose the entry
+    (``rounds.withdraw_from_rounds``): its bye goes; its table goes and its opponent rests (a
+    bye by the tournament's bye rule) in dominó pairs / mano a mano and Swiss, the others
+    wait to be seated again with rotating partners, a table game of 4 plays on with 3.
+
+    Returns the entry, with ``seat_changes`` (``rounds.SeatChange`` list) saying what changed.
+    Raises DomainError "invalid_round_number" (``after_round`` not 0–99),
+    "drop_before_played" (``after_round`` before a round it has played).
+    """
+    entry = lock_entry(entry)
+    played = last_round_played(entry)
+    if after_round is not None:
+        if not 0 <= int(after_round) <= 99:
+            raise DomainError("invalid_round_number")
+        if int(after_round) < played:
+            raise DomainError(
+                "drop_before_played", name=entry.name, round=int(after_round), played=played
+            )
+    entry.dropped_after_round = played
     audit(entry, acting_user).save()
+    entry.seat_changes = withdraw_from_rounds(
+        acting_user=acting_user, t=entry.tournament, entry=entry, after_round=played
+    )
     return entry
 
 
 @transaction.atomic
 def undrop_entry(*, acting_user, entry: Entry) -> Entry:
-    """Take back a drop: the entry is paired again from the next round."""
-    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
+    """Take back a withdrawal (SCORING.md §5): the entry is paired again from the next round
+    that has not begun. Rounds already made after its withdrawal: one that began stays as it
+    is (the entry does not play it); in one not begun, a round robin gives the entry its
+    scheduled table (or rest) back, otherwise the director pairs the round again
+    (``rounds.return_to_rounds``).
+
+    Returns the entry, with ``seat_changes`` (``rounds.SeatChange`` list; empty when it was
+    not withdrawn)."""
+    entry = lock_entry(entry)
+    was = entry.dropped_after_round
     entry.dropped_after_round = None
     audit(entry, acting_user).save()
+    entry.seat_changes = []
+    if was is not None:
+        entry.seat_changes = return_to_rounds(
+            acting_user=acting_user, t=entry.tournament, entry=entry, after_round=was
+        )
     return entry

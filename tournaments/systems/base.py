@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 
 #: Tournament settings every system has (the form always shows them).
-COMMON_FIELDS = ("name", "date", "venue", "system", "mode", "rounds_planned", "status")
+COMMON_FIELDS = ("name", "date", "end_date", "venue", "system", "mode", "rounds_planned", "status")
 
 #: The actions a system may offer on the director's pages.
 ROUND_ROBIN = "round_robin"  # generate every round of a round robin (circle method)
@@ -31,6 +31,20 @@ ACTIONS = (ROUND_ROBIN, SWISS_PROPOSAL, SEATING_PROPOSAL, CASTIGOS)
 def own_first(seat, a, b) -> tuple:
     """(the figure of ``seat``'s side, the other side's) from side A's ``a`` and side B's ``b``."""
     return (a, b) if seat.side == "A" else (b, a)
+
+
+def counted_byes(tournament):
+    """The byes the standings count (a ``Bye`` queryset, no query of its own): in rounds
+    that have begun (``Tournament.started_rounds``), of entries still in the tournament in
+    that round (not withdrawn before it: SCORING.md §5)."""
+    from django.db.models import F, Q
+
+    from tournaments.models import Bye
+
+    return Bye.objects.filter(round__in=tournament.started_rounds()).filter(
+        Q(entry__dropped_after_round__isnull=True)
+        | Q(entry__dropped_after_round__gte=F("round__number"))
+    )
 
 
 def checked(value) -> bool:
@@ -115,6 +129,17 @@ class SyntheticTable:
     points: list[float]
 
 
+class Standings(list):
+    """A tournament's standings: its ``StandingLine`` items, best first, plus
+    ``needs_correction``: {table id: why, in words} for stored results that no longer hold
+    under the tournament's settings (``ScoringSystem.stored_problem``); they are left out of
+    the figures until a director corrects them."""
+
+    def __init__(self, lines=(), *, needs_correction=None):
+        super().__init__(lines)
+        self.needs_correction: dict[int, str] = dict(needs_correction or {})
+
+
 class ScoringSystem:
     """One scoring system, everything the site asks about it. Subclasses set the class
     attributes and implement ``gather``, ``rank`` and ``record``; the rest has defaults.
@@ -194,6 +219,12 @@ class ScoringSystem:
         """The tournament's date moved by ``shift`` (a ``timedelta``): move the stored game
         times with it (only systems whose results carry a time)."""
 
+    def game_times(self, tournament):
+        """The stored times of the tournament's games (a queryset of aware datetimes, or an
+        empty list for systems whose results carry no time): the tournaments service checks
+        them against the tournament's days (``timing.game_window``) after a change of dates."""
+        return []
+
         # --- standings --------------------------------------------------------------------------
 
     def gather(self, tournament, *, entries: dict):
@@ -205,13 +236,38 @@ class ScoringSystem:
         """The pure module's standings (``StandingRow`` list, best first) from ``inputs``."""
         raise NotImplementedError
 
-    def standings(self, tournament) -> list:
-        """``StandingLine`` list (row + entry), best first."""
+    def standings(self, tournament) -> Standings:
+        """``Standings``: the ``StandingLine`` list (row + entry), best first, and the stored
+        results left out because they no longer hold (``needs_correction``)."""
         from tournaments.models import StandingLine
 
         entries = {e.pk: e for e in tournament.entries.select_related("player1", "player2")}
-        rows = self.rank(tournament, self.gather(tournament, entries=entries))
-        return [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows]
+        inputs = self.gather(tournament, entries=entries)
+        rows = self.rank(tournament, inputs)
+        return Standings(
+            [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows],
+            needs_correction=inputs.get("needs_correction", {}),
+        )
+
+    def problem_of(self, table, tournament) -> str | None:
+        """Why ``table``'s stored result does not hold under the tournament's present
+        settings (``stored_problem`` on ``stored_values``), in words; None when it holds or
+        there is no result. The result pages show it as "needs correction"."""
+        result = self.result_of(table)
+        if result is None:
+            return None
+        return self.stored_problem(tournament, **self.stored_values(table, result))
+
+    def stored_values(self, table, result) -> dict:
+        """The keyword values ``stored_problem`` checks, read from a stored result."""
+        return {}
+
+    def stored_problem(self, tournament, **values) -> str | None:
+        """Why a stored result (its values, as ``gather`` reads them) does not hold under the
+        tournament's present settings, in words; None when it holds. A result stored before a
+        change, or by hand, is then left out of the standings and shown "needs correction"
+        instead of breaking the pages (``Standings.needs_correction``)."""
+        return None
 
     def columns(self, lines) -> list[Column]:
         """The standings table's figure columns (after position and name)."""
@@ -354,6 +410,24 @@ class ScoringSystem:
     def check_byes(self, tournament, *, seated: int, resting: int) -> None:
         """Refuse a round that rests more entries than the system allows (``seated`` entries
         at tables, ``resting`` left without one). Default: any number may rest."""
+
+    def after_withdrawal(self, tournament, *, left: int) -> str:
+        """What becomes of a table of a round the withdrawn entry has not played, once it
+        leaves (``services.drop_entry``, SCORING.md §5); ``left``: the entries still at it.
+
+        - "play_on": the table can be played as it is (a table game of 4 becomes one of 3);
+        - "rest": the table goes and each entry left rests, a bye scored by the tournament's
+          bye rule (the lone opponent of a head-to-head table: dominó pairs and mano a mano,
+          Swiss), as a round robin rests a withdrawn entry's scheduled opponents;
+        - "reseat": the table goes and the entries left have no table and no bye until the
+          director seats the round again (rotating partners: three of four; a table game of 2).
+
+        Default: from ``has_sides``, the side size and ``seat_rule``."""
+        if self.has_sides:
+            size = 2 if tournament.mode == "individual" else 1
+            return "rest" if size == 1 else "reseat"
+        fewest, most = self.seat_rule()
+        return "play_on" if fewest <= left <= most else "reseat"
 
     def partners_at_table(self, tournament) -> bool:
         """Whether entries on the same side are partners (rotating partners in dominó)."""

@@ -23,6 +23,7 @@ from tournaments.systems.base import (
     ScoringSystem,
     Tiebreak,
     checked,
+    counted_byes,
     own_first,
 )
 
@@ -147,11 +148,18 @@ class Domino(ScoringSystem):
             result.played_at += shift
             audit(result, acting_user).save(update_fields=["played_at"])
 
+    def game_times(self, tournament):
+        from tournaments.models import Result
+
+        return Result.objects.filter(
+            table__round__tournament=tournament, played_at__isnull=False
+        ).values_list("played_at", flat=True)
+
         # --- standings --------------------------------------------------------------------------
 
     def gather(self, tournament, *, entries):
         """Games, byes, castigos per entry and sorteo: five queries whatever the size."""
-        from tournaments.models import Bye, Castigo, Result, Seat, Sorteo
+        from tournaments.models import Castigo, Result, Seat, Sorteo
 
         t = tournament
         sides: dict[int, dict[str, list[int]]] = {}
@@ -161,26 +169,34 @@ class Domino(ScoringSystem):
             .values_list("table_id", "entry_id", "side")
         ):
             sides.setdefault(table_id, {"A": [], "B": []})[side].append(entry_id)
-        games = [
-            rules.Game(
-                side_a=tuple(sides[table_id]["A"]),
-                side_b=tuple(sides[table_id]["B"]),
-                tantos_a=a,
-                tantos_b=b,
-                ended_by_time=by_time,
-            )
-            for table_id, a, b, by_time in Result.objects.filter(table__round__tournament=t)
+        games, needs_correction = [], {}
+        for table_id, a, b, by_time in (
+            Result.objects.filter(table__round__tournament=t)
             .order_by("table__round__number", "table__number")
             .values_list("table_id", "tantos_a", "tantos_b", "ended_by_time")
-            # a table whose seats were left half-made (only the admin can) is not a game
-            if table_id in sides
-            and sides[table_id]["A"]
-            and len(sides[table_id]["A"]) == len(sides[table_id]["B"])
-        ]
-        byes: dict[int, int] = {}
-        for entry_id in Bye.objects.filter(round__in=t.started_rounds()).values_list(
-            "entry_id", flat=True
         ):
+            # a table whose seats were left half-made (only the admin can) is not a game
+            if not (
+                table_id in sides
+                and sides[table_id]["A"]
+                and len(sides[table_id]["A"]) == len(sides[table_id]["B"])
+            ):
+                continue
+            problem = self.stored_problem(t, tantos_a=a, tantos_b=b, ended_by_time=by_time)
+            if problem is not None:
+                needs_correction[table_id] = problem
+                continue
+            games.append(
+                rules.Game(
+                    side_a=tuple(sides[table_id]["A"]),
+                    side_b=tuple(sides[table_id]["B"]),
+                    tantos_a=a,
+                    tantos_b=b,
+                    ended_by_time=by_time,
+                )
+            )
+        byes: dict[int, int] = {}
+        for entry_id in counted_byes(t).values_list("entry_id", flat=True):
             byes[entry_id] = byes.get(entry_id, 0) + 1
         entry_of_player = {pid: e.pk for e in entries.values() for pid in e.player_ids()}
         castigos: dict[int, int] = {}
@@ -197,7 +213,28 @@ class Domino(ScoringSystem):
             "byes": byes,
             "castigos": castigos,
             "sorteo": sorteo,
+            "needs_correction": needs_correction,
         }
+
+    def stored_values(self, table, result) -> dict:
+        return {
+            "tantos_a": result.tantos_a,
+            "tantos_b": result.tantos_b,
+            "ended_by_time": result.ended_by_time,
+        }
+
+    def stored_problem(self, tournament, *, tantos_a, tantos_b, ended_by_time, **_):
+        """Why a stored score sheet does not hold under the tournament's present settings
+        (SCORING.md §1, "Valid results": target, time limit), in words; None when it holds."""
+        if ended_by_time and not tournament.time_limit:
+            return ResultError("no_time_limit").message
+        try:
+            rules.validate_result(
+                tantos_a, tantos_b, target=tournament.target, ended_by_time=ended_by_time
+            )
+        except ResultError as exc:
+            return exc.message
+        return None
 
     def rank(self, tournament, inputs) -> list:
         return rules.standings(
@@ -246,12 +283,13 @@ class Domino(ScoringSystem):
         (whole numbers as typed), ``ended_by_time``, ``forfeiting_side`` ("A"/"B": a no-show
         scored with the tournament's forfeit score). ``played_at`` (aware datetime) orders
         the game in the ranking; default: kept, else the round's, else
-        ``timing.default_played_at``. Raises ResultError ("tantos_missing", "not_integer",
+        ``timing.default_played_at``; it must lie within the tournament's days
+        (``timing.check_played_at``: DomainError "played_at_outside"). Raises ResultError ("tantos_missing", "not_integer",
         "value_too_large", "forfeit_by_time", "no_time_limit", the codes of
         ``scoring.domino.validate_result``)."""
         from tournaments.models import Result
         from tournaments.services.common import audit, entered_by, parse_int
-        from tournaments.timing import default_played_at
+        from tournaments.timing import check_played_at, default_played_at
 
         t, rnd = tournament, table.round
         ended_by_time = bool(values.get("ended_by_time"))
@@ -274,8 +312,10 @@ class Domino(ScoringSystem):
         result = self.result_of(table) or Result(table=table)
         result.tantos_a, result.tantos_b = a, b
         result.ended_by_time, result.forfeit = ended_by_time, forfeit
-        result.played_at = (
-            played_at or result.played_at or rnd.played_at or default_played_at(t.date, rnd.number)
+        result.played_at = check_played_at(
+            played_at or result.played_at or rnd.played_at or default_played_at(t.date, rnd.number),
+            t.date,
+            t.end_date,
         )
         result.entered_by = entered_by(acting_user)
         audit(result, acting_user).save()

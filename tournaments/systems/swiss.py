@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.errors import ResultError
 from tournaments.scoring import swiss as rules
 from tournaments.systems.base import (
     ROUND_ROBIN,
@@ -19,6 +20,7 @@ from tournaments.systems.base import (
     RowField,
     ScoringSystem,
     Tiebreak,
+    counted_byes,
     own_first,
 )
 
@@ -107,7 +109,7 @@ class Swiss(ScoringSystem):
 
     def gather(self, tournament, *, entries):
         """Matches (byes as matches without opponent) and sorteo: four queries."""
-        from tournaments.models import Bye, MatchResult, Seat, Sorteo
+        from tournaments.models import MatchResult, Seat, Sorteo
 
         t = tournament
         seats: dict[int, dict[str, int]] = {}
@@ -115,28 +117,53 @@ class Swiss(ScoringSystem):
             round__tournament=t, table__match_result__isnull=False
         ).values_list("table_id", "entry_id", "side"):
             seats.setdefault(table_id, {})[side] = entry_id
-        matches = [
-            rules.Match(
-                round_number=number,
-                entry_a=seats[table_id]["A"],
-                entry_b=seats[table_id]["B"],
-                games_a=a,
-                games_b=b,
-                games_drawn=d,
+        matches, needs_correction = [], {}
+        for table_id, number, a, b, d in MatchResult.objects.filter(
+            table__round__tournament=t
+        ).values_list("table_id", "table__round__number", "games_a", "games_b", "games_drawn"):
+            if len(seats.get(table_id, {})) != 2:
+                continue
+            problem = self.stored_problem(t, games_a=a, games_b=b, games_drawn=d)
+            if problem is not None:
+                needs_correction[table_id] = problem
+                continue
+            matches.append(
+                rules.Match(
+                    round_number=number,
+                    entry_a=seats[table_id]["A"],
+                    entry_b=seats[table_id]["B"],
+                    games_a=a,
+                    games_b=b,
+                    games_drawn=d,
+                )
             )
-            for table_id, number, a, b, d in MatchResult.objects.filter(
-                table__round__tournament=t
-            ).values_list("table_id", "table__round__number", "games_a", "games_b", "games_drawn")
-            if len(seats.get(table_id, {})) == 2
-        ]
         matches += [
             rules.Match(round_number=number, entry_a=entry_id, entry_b=None)
-            for entry_id, number in Bye.objects.filter(round__in=t.started_rounds()).values_list(
-                "entry_id", "round__number"
-            )
+            for entry_id, number in counted_byes(t).values_list("entry_id", "round__number")
         ]
         sorteo = dict(Sorteo.objects.filter(tournament=t).values_list("entry_id", "lot"))
-        return {"entry_ids": list(entries), "matches": matches, "sorteo": sorteo}
+        return {
+            "entry_ids": list(entries),
+            "matches": matches,
+            "sorteo": sorteo,
+            "needs_correction": needs_correction,
+        }
+
+    def stored_values(self, table, result) -> dict:
+        return {
+            "games_a": result.games_a,
+            "games_b": result.games_b,
+            "games_drawn": result.games_drawn,
+        }
+
+    def stored_problem(self, tournament, *, games_a, games_b, games_drawn, **_):
+        """Why a stored match does not hold under the tournament's present best-of
+        (SCORING.md §3), in words; None when it holds."""
+        try:
+            rules.validate_match(games_a, games_b, games_drawn, best_of=tournament.best_of)
+        except ResultError as exc:
+            return exc.message
+        return None
 
     def rank(self, tournament, inputs) -> list:
         return rules.standings(inputs["entry_ids"], inputs["matches"], sorteo=inputs["sorteo"])

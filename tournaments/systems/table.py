@@ -26,6 +26,7 @@ from tournaments.systems.base import (
     ScoringSystem,
     Tiebreak,
     checked,
+    counted_byes,
 )
 
 
@@ -81,7 +82,7 @@ class TableGame(ScoringSystem):
 
     def gather(self, tournament, *, entries):
         """Tables with every seat's VP, byes and sorteo: three queries."""
-        from tournaments.models import Bye, Seat, Sorteo, TableResult
+        from tournaments.models import Seat, Sorteo, TableResult
 
         t = tournament
         seated: dict[int, list[tuple[int, int, int]]] = {}
@@ -89,28 +90,52 @@ class TableGame(ScoringSystem):
             round__tournament=t, table__table_result__isnull=False
         ).values_list("table_id", "entry_id", "position", "victory_points"):
             seated.setdefault(table_id, []).append((position, entry_id, victory_points))
-        games = []
+        games, needs_correction = [], {}
         for table_id, number, by_time in TableResult.objects.filter(
             table__round__tournament=t
         ).values_list("table_id", "table__round__number", "ended_by_time"):
             seats = sorted(seated.get(table_id, []))
-            if 3 <= len(seats) <= 4 and all(v is not None for _, _, v in seats):
-                games.append(
-                    rules.TableGame(
-                        number,
-                        tuple(e for _, e, _ in seats),
-                        tuple(v for _, _, v in seats),
-                        by_time,
-                    )
+            # a seat without VP or a table of the wrong size (only the admin can leave one)
+            problem = self.stored_problem(t, scores=[v for _, _, v in seats], ended_by_time=by_time)
+            if problem is not None:
+                needs_correction[table_id] = problem
+                continue
+            games.append(
+                rules.TableGame(
+                    number,
+                    tuple(e for _, e, _ in seats),
+                    tuple(v for _, _, v in seats),
+                    by_time,
                 )
+            )
         byes = [
             rules.TableBye(number, entry_id)
-            for entry_id, number in Bye.objects.filter(round__in=t.started_rounds()).values_list(
-                "entry_id", "round__number"
-            )
+            for entry_id, number in counted_byes(t).values_list("entry_id", "round__number")
         ]
         sorteo = dict(Sorteo.objects.filter(tournament=t).values_list("entry_id", "lot"))
-        return {"entry_ids": list(entries), "games": games, "byes": byes, "sorteo": sorteo}
+        return {
+            "entry_ids": list(entries),
+            "games": games,
+            "byes": byes,
+            "sorteo": sorteo,
+            "needs_correction": needs_correction,
+        }
+
+    def stored_values(self, table, result) -> dict:
+        seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+        return {
+            "scores": [seat.victory_points for seat in seats],
+            "ended_by_time": result.ended_by_time,
+        }
+
+    def stored_problem(self, tournament, *, scores, ended_by_time=False, **_):
+        """Why a stored table game does not hold (SCORING.md §4: every seat's VP a whole
+        number 0–``MAX_SCORE``), in words; None when it holds."""
+        try:
+            rules.validate_table(scores, ended_by_time=ended_by_time)
+        except ResultError as exc:
+            return exc.message
+        return None
 
     def rank(self, tournament, inputs) -> list:
         return rules.standings(
@@ -250,6 +275,7 @@ class TableGame(ScoringSystem):
             result is not None
             and all(s.victory_points is not None for s in seats)
             and 3 <= len(seats) <= 4
+            and self.problem_of(table, table.round.tournament) is None
         ):
             return rules.tournament_points(
                 [s.victory_points for s in seats], ended_by_time=result.ended_by_time

@@ -1,10 +1,12 @@
-"""Template filters: a tournament's system in words; exact fractions as percentages."""
+"""Template filters: a tournament's system in words; numbers as every page shows them
+(``num``, ``signed``, ``pct``: one rounding, ``clubsite.numbers``)."""
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import InvalidOperation
 from fractions import Fraction
 
 from django import template
-from django.utils.formats import number_format
+
+from clubsite.numbers import format_number
 
 register = template.Library()
 
@@ -24,8 +26,26 @@ def pct(value) -> str:
     locale: Fraction(1233, 2000) → "61,65" in Spanish. Empty for None."""
     if value is None:
         return ""
-    exact = Fraction(value) * 100
-    rounded = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(
-        Decimal("0.01"), rounding=ROUND_HALF_UP
-    )
-    return number_format(rounded, decimal_pos=2)
+    return format_number(Fraction(value) * 100, 2)
+
+
+def _shown(value, decimals, *, signed: bool) -> str:
+    try:
+        return format_number(value, int(decimals), signed=signed)
+    except (TypeError, ValueError, InvalidOperation):
+        return ""
+
+
+@register.filter
+def num(value, decimals=1) -> str:
+    """A figure with ``decimals`` places, rounded half away from zero, in the page's language
+    (``clubsite.numbers.format_number``): ``{{ rating|num:1 }}`` → "1531,3" for 1531.25.
+    Empty for None or anything that is not a number."""
+    return _shown(value, decimals, signed=False)
+
+
+@register.filter
+def signed(value, decimals=1) -> str:
+    """A change: like ``num`` with a "+" above zero: ``{{ change|signed:1 }}`` → "+12,5",
+    "-0,1", "0,0"."""
+    return _shown(value, decimals, signed=True)

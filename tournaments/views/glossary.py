@@ -6,12 +6,12 @@ recognises them on the score sheets and in the standings (docs/SCORING.md has th
 """
 
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from clubsite.pagecache import public_page
 
 
-@require_GET
+@require_safe
 @public_page
 def glossary(request):
     return render(request, "tournaments/glossary.html")

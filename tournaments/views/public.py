@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from clubsite.pagecache import public_page
 from tournaments import systems
@@ -42,8 +42,17 @@ def standings_context(tournament: Tournament) -> dict:
     ]
     for line in lines:
         line.cells = [(column.value(line), c) for column, c in zip(columns, css, strict=True)]
+    needs_correction = []
+    if lines.needs_correction:  # rare: one more query, only then
+        for pk, round_number, number in (
+            Table.objects.filter(pk__in=lines.needs_correction)
+            .order_by("round__number", "number")
+            .values_list("pk", "round__number", "number")
+        ):
+            needs_correction.append((round_number, number, lines.needs_correction[pk]))
     return {
         "standings": lines,
+        "needs_correction": needs_correction,
         "columns": columns,
         "tiebreaks": system.tiebreaks,
         "order_hint": system.order_hint,
@@ -76,12 +85,14 @@ def _live_context(t: Tournament) -> dict:
 # --- home --------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @public_page
 def home(request):
     """Home: running tournaments (with their current round's tables and "find my table"),
     upcoming and recently finished ones, the top of this year's ranking and a player search.
-    Six queries whatever the number of tournaments, rounds or players."""
+    Seven queries (one is the ranking's health) whatever the number of tournaments, rounds
+    or players."""
+    from rankings import health
     from rankings.queries import year_ranking
 
     visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
@@ -111,12 +122,14 @@ def home(request):
             "upcoming": upcoming,
             "finished": finished,
             "ranking_year": year,
-            "top": year_ranking(year)[:HOME_RANKING_SIZE],
+            # While the ranking needs attention, a notice instead of its figures.
+            "ledger_notice": (notice := health.attention()),
+            "top": [] if notice else year_ranking(year)[:HOME_RANKING_SIZE],
         },
     )
 
 
-@require_GET
+@require_safe
 @public_page
 def tournament_list(request):
     tournaments = (
@@ -130,7 +143,7 @@ def tournament_list(request):
 # --- one tournament ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @public_page
 def tournament_detail(request, slug):
     """Settings, entries, each round's tables with results, and the standings."""
@@ -176,7 +189,7 @@ def tournament_detail(request, slug):
     return render(request, "tournaments/tournament_detail.html", context)
 
 
-@require_GET
+@require_safe
 @public_page
 def standings(request, slug):
     """The standings; while a round is open, also that round's tables (both refresh live).
@@ -194,7 +207,7 @@ def standings(request, slug):
     return render(request, "tournaments/standings.html", context)
 
 
-@require_GET
+@require_safe
 @public_page
 def standings_csv(request, slug):
     t = _tournament(slug, request)
@@ -205,7 +218,7 @@ def standings_csv(request, slug):
     return response
 
 
-@require_GET
+@require_safe
 @public_page
 def round_detail(request, slug, number):
     """A round's tables with results and byes; the HTMX refresh gets the tables partial alone."""
@@ -224,7 +237,7 @@ def round_detail(request, slug, number):
     return render(request, "tournaments/round_detail.html", context)
 
 
-@require_GET
+@require_safe
 @public_page
 def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
@@ -322,7 +335,7 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
     return found
 
 
-@require_GET
+@require_safe
 @public_page
 def find_table(request, slug):
     """ "Find my table": with ``?q=`` the current round's table, side, seat, partners and

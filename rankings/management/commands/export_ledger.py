@@ -4,6 +4,7 @@ import csv
 
 from django.core.management.base import BaseCommand, CommandError
 
+from rankings import health
 from rankings.exports import LEDGER_HEADER, ledger_rows
 from tournaments.models import Player
 
@@ -28,6 +29,11 @@ class Command(BaseCommand):
                     f"Hay {len(matches)} jugadores llamados «{player}»; no sé cuál elegir."
                 )
             who = matches[0]
+        if health.attention():  # the CSV stays clean; the warning goes to stderr
+            self.stderr.write(
+                "Aviso: el ranking necesita atención (manage.py check_ledger); estas cifras "
+                "pueden no estar al día."
+            )
         writer = csv.writer(self.stdout, lineterminator="\n")
         writer.writerow(LEDGER_HEADER)
         writer.writerows(ledger_rows(year=year, player=who))

@@ -5,6 +5,7 @@ import csv
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from rankings import health
 from rankings.exports import RANKING_HEADER, ranking_rows
 
 
@@ -18,6 +19,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, year=None, **options):
         year = year or timezone.localdate().year
+        if health.attention():  # the CSV stays clean; the warning goes to stderr
+            self.stderr.write(
+                "Aviso: el ranking necesita atención (manage.py check_ledger); estas cifras "
+                "pueden no estar al día."
+            )
         writer = csv.writer(self.stdout, lineterminator="\n")
         writer.writerow(RANKING_HEADER)
         writer.writerows(ranking_rows(year))

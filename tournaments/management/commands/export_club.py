@@ -1,7 +1,8 @@
 """``manage.py export_club FILE.json``: back up the whole club as one versioned JSON document
 (``tournaments.backup``): players, tournaments and their directors, entries, rounds, tables,
-seats, byes, results, castigos and sorteos. Not the Elo ledger: it is derived, and
-``import_club`` rebuilds it. ``-`` writes to standard output."""
+seats, byes, results, castigos and sorteos, with their whole change history (every history
+row, its date, author and reason). Not the Elo ledger: it is derived, and ``import_club``
+rebuilds it. Not the user accounts (docs/backup.md). ``-`` writes to standard output."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ from tournaments import backup
 
 
 class Command(BaseCommand):
-    help = "Exporta todo el club (jugadores, torneos, resultados, castigos, sorteos) a un JSON versionado."
+    help = (
+        "Exporta todo el club (jugadores, torneos, resultados, castigos, sorteos) con su "
+        "historial de cambios a un JSON versionado."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="archivo .json de destino («-»: salida estándar)")
@@ -37,4 +41,5 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"No se puede escribir «{path}»: {exc.strerror or exc}.") from None
         counts = ", ".join(f"{key}: {len(doc[key])}" for key, _m in backup.SECTIONS)
+        counts += f", history: {sum(len(rows) for rows in doc['history'].values())}"
         self.stderr.write(f"Copia escrita en {path} ({counts}).")

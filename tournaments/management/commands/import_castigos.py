@@ -20,9 +20,14 @@ class Command(BaseCommand):
         tournament = tournament_by_slug(opts["slug"])
         data = read_bytes(opts["file"])
         try:
-            created = import_castigos(acting_user=None, tournament=tournament, data=data)
+            warnings: list[str] = []
+            created = import_castigos(
+                acting_user=None, tournament=tournament, data=data, warnings=warnings
+            )
         except ImportRefused as exc:
             raise refuse(self, exc) from None
         except DomainError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(f"castigos creados: {created}")
+        for warning in warnings:
+            self.stderr.write(f"aviso: {warning}")

@@ -1,7 +1,10 @@
 """``manage.py import_club FILE.json``: restore a backup made by ``export_club`` into an empty
-database (migrated, with no players and no tournaments), keeping every id, then rebuild the
-Elo ledger. All or nothing. User accounts are matched by username; unknown ones are reported
-and their references left empty."""
+database (migrated, with no players, no tournaments and no change history), keeping every id
+and every history row as it was (dates, authors, reasons), then rebuild the Elo ledger once.
+All or nothing. User accounts are matched by username; unknown ones are reported and their
+references left empty (a history row keeps its change, without author). A backup of version 1
+or 2 has no history: it is restored as before, with one "Restaurado con import_club" history
+row per object, and the command says so (docs/backup.md)."""
 
 from __future__ import annotations
 

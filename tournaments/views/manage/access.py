@@ -1,19 +1,30 @@
 """Who may enter the directors' pages, and the shared helpers of their views.
 
 ``director_required`` guards every view; ``managed_tournament`` checks one tournament;
-``status_for`` turns a DomainError into its HTTP status; the form-token helpers let a create
-form (a double click, a reload, two taps on a slow phone) create only once.
+``status_for`` turns a DomainError into its HTTP status; ``one_submission`` (and the view
+decorator ``submitted_once``) lets a create form (a double click, a reload, two taps on a slow
+phone, two copies at once) create only once: the one-time form tokens, also used by the admin's
+forms (``tournaments.admin.base.SubmittedOnceAdmin``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import re
+import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
 
 from tournaments.errors import DomainError
 from tournaments.models import Tournament
@@ -44,30 +55,181 @@ def managed_tournament(request, slug) -> Tournament:
 
 
 def status_for(exc: DomainError) -> int:
-    return 409 if exc.code in {"stale_version", "round_closed"} else 400
+    return 409 if exc.code in {"stale_version", "round_closed", "table_removed"} else 400
 
 
-FORM_TOKEN_SECONDS = 24 * 60 * 60
+# --- one-time form tokens: a create form creates once --------------------------------------------
+
+FORM_TOKEN_SECONDS = 24 * 60 * 60  # a used token is remembered for a day
+FORM_TOKEN_CLAIM_SECONDS = 10 * 60  # a claim whose request never ended (a killed worker) lapses
+FORM_TOKEN_WAIT_SECONDS = 10.0  # how long a copy waits for the first copy's outcome
+FORM_TOKEN_POLL_SECONDS = 0.1
 _FORM_TOKEN = re.compile(r"[0-9a-f]{32}")
+_NOT_DATA = frozenset({"csrfmiddlewaretoken", "form_token"})
+
+log = logging.getLogger(__name__)
 
 
-def _submission_key(request) -> str | None:
-    token = request.POST.get("form_token", "")
-    return f"clubsite:form:{token}" if _FORM_TOKEN.fullmatch(token) else None
+def form_token_for(data=None) -> str:
+    """The one-time token (32 hex digits) a create form carries in its hidden ``form_token``:
+    the one in ``data`` (the posted data of a refused form shown again, so that its corrected
+    copy is the same submission) when it is well formed, else a new random one. The template
+    tag ``{% form_token %}`` (``templatetags/form_tokens.py``) renders it."""
+    get = getattr(data, "get", None)
+    token = str(get("form_token", "")) if get else ""
+    return token if _FORM_TOKEN.fullmatch(token) else secrets.token_hex(16)
 
 
-def first_submission(request) -> bool:
-    """Whether this POST is the first one of its form (the ``form_token`` the GET handed out):
-    a double click, a reload of the answer or two taps on a slow phone send the same form
-    twice, and only the first may create. The token is claimed in the shared cache with an
-    atomic ``add``, so two copies arriving at once on two app servers still create once. A POST
-    without a token (a script) is always a first."""
-    key = _submission_key(request)
-    return key is None or cache.add(key, True, FORM_TOKEN_SECONDS)
+def _fingerprint(request) -> str:
+    """What this POST says, without its tokens and the admin's button names (``_save``,
+    ``_continue`` ...): two copies of one form send the same; an old form page used again for
+    other data (the browser's back button) does not. Files count by name and size."""
+    fields = sorted(
+        (key, request.POST.getlist(key))
+        for key in request.POST
+        if key not in _NOT_DATA and not key.startswith("_")
+    )
+    files = sorted(
+        (key, [(f.name, f.size) for f in request.FILES.getlist(key)]) for key in request.FILES
+    )
+    return hashlib.sha256(json.dumps([fields, files]).encode()).hexdigest()
 
 
-def release_submission(request) -> None:
-    """The claimed submission created nothing (refused): the corrected form may be sent again."""
-    key = _submission_key(request)
-    if key:
-        cache.delete(key)
+class Submission:
+    """One POST of a create form, as ``one_submission`` found it.
+
+    ``repeated``: an earlier copy of this form (same ``form_token``) already saved, or is still
+    saving after ``FORM_TOKEN_WAIT_SECONDS``: this copy must create nothing. ``url`` then says
+    where the first copy's outcome is shown (None if unknown). A first copy calls
+    ``saved(url)`` once it has created; a POST without a token (a script, a test client) is
+    always a first copy."""
+
+    def __init__(self, request):
+        token = request.POST.get("form_token", "")
+        self.key = f"clubsite:form:{token}" if _FORM_TOKEN.fullmatch(token) else None
+        self.fingerprint = _fingerprint(request) if self.key else ""
+        self.repeated = False
+        self.url: str | None = None
+        self.same_data = True
+        self.pending = False
+        self._claimed = False
+        self._saved_url: str | None = None
+
+    def saved(self, url: str) -> None:
+        """This (first) copy created what its form asks; ``url`` shows it. Later copies of the
+        form are sent there. Call it right after the service returned, before anything that
+        could still fail: the token stays used even if the request then fails."""
+        self._saved_url = str(url)
+
+    @property
+    def message(self) -> str:
+        """What a repeated copy tells the user (the first copy's own message is not repeated)."""
+        if self.pending:
+            return _(
+                "Ese formulario todavía se está guardando: compruebe en unos segundos que aparece."
+            )
+        if not self.same_data:
+            return _(
+                "Ese formulario ya se había enviado y no se ha vuelto a guardar. Si quiere "
+                "añadir otro, rellene el formulario de nuevo."
+            )
+        return _("Ya se había guardado: el formulario llegó dos veces y se guardó una sola vez.")
+
+    def answer(self, request, fallback_url: str):
+        """The answer of a repeated copy: the message, and a redirect to where the first copy's
+        outcome is shown (``fallback_url`` when that is not known)."""
+        messages.info(request, self.message)
+        return redirect(self.url or fallback_url)
+
+    def _claim(self) -> None:
+        """Claim the token with an atomic ``add`` in the shared cache (so two copies arriving at
+        once on two app servers still create once); if an earlier copy holds it, wait for its
+        outcome: saved (this copy is a repeat), or refused (the claim is free again: take it)."""
+        deadline = time.monotonic() + FORM_TOKEN_WAIT_SECONDS
+        while True:
+            if cache.add(self.key, {"fp": self.fingerprint}, FORM_TOKEN_CLAIM_SECONDS):
+                self._claimed = True
+                return
+            state = cache.get(self.key)  # None: released (refused) meanwhile, so try again
+            if state is not None and not isinstance(state, dict):
+                self.repeated = True  # a token used before this format: it saved
+                return
+            if state is not None:
+                self.same_data = state.get("fp") == self.fingerprint
+                if "url" in state:
+                    self.repeated, self.url = True, state["url"]
+                    return
+            if time.monotonic() >= deadline:
+                self.repeated = self.pending = True
+                return
+            time.sleep(FORM_TOKEN_POLL_SECONDS)
+
+    def _finish(self) -> None:
+        """Keep the token as used, with the outcome's URL, if this copy created; else release
+        it (refused, or failed with an exception), so the corrected form can be sent."""
+        if not self._claimed:
+            return
+        if self._saved_url is not None:
+            cache.set(
+                self.key, {"fp": self.fingerprint, "url": self._saved_url}, FORM_TOKEN_SECONDS
+            )
+        else:
+            cache.delete(self.key)
+
+
+@contextmanager
+def one_submission(request) -> Iterator[Submission]:
+    """The one-time form token of a create form (a double tap, a resend of the answer, a slow
+    phone's second try, the same page posted twice at once): only the first copy may create.
+
+    Usage::
+
+        with one_submission(request) as sub:
+            if sub.repeated:
+                return sub.answer(request, fallback_url)
+            ... check the form; a refusal simply returns its page (the token is released) ...
+            obj = services.create_...(...)
+            sub.saved(url_of(obj))
+            return redirect(url_of(obj))
+
+    On leaving the block the token stays used if ``saved`` was called, and is released
+    otherwise (the form was refused, or the request failed with an exception), so the same
+    form, corrected, can be sent again. If the shared cache is unreachable, the POST goes
+    through as a first copy (and the error is logged): the form keeps working."""
+    sub = Submission(request)
+    if sub.key is not None:
+        try:
+            sub._claim()
+        except Exception:  # the cache server is down: save as without a token
+            log.exception("form token: the shared cache is unavailable")
+    try:
+        yield sub
+    finally:
+        try:
+            sub._finish()
+        except Exception:
+            log.exception("form token: could not record the outcome")
+
+
+# Which posts carry a token: every form that creates rows (new player, new tournament, entry,
+# castigo, sorteo, CSV import, todos-con-todos, pairings; the admin's add and change forms).
+# Without one, because a second copy cannot create: a table's result row (its ``version``: the
+# copy is refused as "stale_version"), closing / reopening a round, (un)dropping an entry,
+# (de)activating a player and the edit forms (they set the same values again), and removals
+# (the copy finds nothing left to remove).
+
+
+def submitted_once(view):
+    """Decorator of a view whose POST creates: the POST runs inside ``one_submission`` and the
+    view finds it in ``request.submission`` (check ``repeated`` first, call ``saved(url)`` after
+    creating). Other methods pass through."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        with one_submission(request) as sub:
+            request.submission = sub
+            return view(request, *args, **kwargs)
+
+    return wrapper

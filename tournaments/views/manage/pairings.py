@@ -6,6 +6,7 @@ import secrets
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Round, Tournament
-from tournaments.views.manage.access import director_required, managed_tournament
+from tournaments.views.manage.access import director_required, managed_tournament, submitted_once
 
 SLOT_LABELS = {
     "a1": gettext_lazy("Lado A"),
@@ -72,6 +73,7 @@ def _proposal(t: Tournament, number: int, seed: int, by_id: dict):
 
 @director_required
 @require_http_methods(["GET", "POST"])
+@submitted_once
 def pairings(request, slug, number):
     """Build a round's tables by choosing who sits where (side A / side B, or seats 1–4 of a
     table game), by hand or from a proposal (``?proponer=1``: Swiss pairing by standings, or
@@ -79,6 +81,9 @@ def pairings(request, slug, number):
 
     Unseated entries rest (byes). Refused with a message, values kept: an entry twice, an
     incomplete table, a round that already has results.
+
+    The form carries a one-time token (``access.one_submission``): a second copy of a post
+    that saved stores nothing (the round is not written again) and shows the round.
     """
     t = managed_tournament(request, slug)
     entries = list(t.entries.select_related("player1", "player2").order_by("player1__full_name"))
@@ -95,6 +100,8 @@ def pairings(request, slug, number):
     proposed_seed = None
     proposal_byes: list = []
     scores: dict[int, object] = {}
+    if request.method == "POST" and request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:round", args=[t.slug, number]))
     if request.method == "POST":
         tables = []
         # Every row first, so the choices of all tables come back on a refusal.
@@ -141,6 +148,7 @@ def pairings(request, slug, number):
             except DomainError as exc:
                 error = exc.message
         if error is None:
+            request.submission.saved(reverse("manage:round", args=[t.slug, number]))
             messages.success(
                 request, _("Mesas de la ronda {number} guardadas.").format(number=number)
             )

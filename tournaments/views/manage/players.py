@@ -6,19 +6,20 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.forms import PlayerForm
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_director
-from tournaments.views.manage.access import director_required
+from tournaments.views.manage.access import director_required, submitted_once
 
 
 @director_required
-@require_GET
+@require_safe
 def home(request):
     tournaments = Tournament.objects.order_by("-date", "name")
     if not request.user.is_superuser:
@@ -34,7 +35,7 @@ def home(request):
 
 
 @director_required
-@require_GET
+@require_safe
 def player_list(request):
     if not is_director(request.user):
         raise PermissionDenied
@@ -60,9 +61,12 @@ def _player_form_page(request, form, player, duplicates, status=200):
 
 @director_required
 @require_http_methods(["GET", "POST"])
+@submitted_once
 def player_edit(request, pk=None):
     """Add (pk None) or edit a player. A name equal to another after NFC and case folding asks
-    for confirmation first (duplicate warning); the name is stored exactly as typed."""
+    for confirmation first (duplicate warning); the name is stored exactly as typed. The add
+    form carries a one-time token (``access.one_submission``): a second copy of it creates
+    nothing and goes to the players' list with "Ya se había guardado"; editing is idempotent."""
     if not is_director(request.user):
         raise PermissionDenied
     player = get_object_or_404(Player, pk=pk) if pk else None
@@ -74,6 +78,8 @@ def player_edit(request, pk=None):
                 for f in ("full_name", "nickname", "member_number", "email", "phone", "active")
             }
         return _player_form_page(request, PlayerForm(initial=initial), player, [])
+    if request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:players"))
     form = PlayerForm(request.POST)
     if not form.is_valid():
         return _player_form_page(request, form, player, [], status=400)
@@ -94,6 +100,7 @@ def player_edit(request, pk=None):
             messages.success(request, _("Jugador «{name}» guardado.").format(name=player.full_name))
         else:
             player = services.create_player(acting_user=request.user, **fields)
+            request.submission.saved(reverse("manage:players"))
             messages.success(
                 request, _("Jugador «{name}» registrado.").format(name=player.full_name)
             )

@@ -8,13 +8,19 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRefresh
 
 from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.forms import CastigoForm, result_row_form
 from tournaments.models import Castigo, Round, Table, Tournament
-from tournaments.views.manage.access import director_required, managed_tournament, status_for
+from tournaments.views.manage.access import (
+    director_required,
+    managed_tournament,
+    status_for,
+    submitted_once,
+)
 from tournaments.views.public import standings_context
 
 
@@ -29,12 +35,14 @@ def _row_context(
     version = table.version
     if typed is not None and str(typed.get("version", "")).isdigit():
         version = typed["version"]
+    problem = system.problem_of(table, t)
     return {
         "table": table,
         "t": t,
         "fields": system.row_fields(table, t, typed),
         "error": error,
-        "summary": "" if error else system.row_summary(table, t),
+        "needs_correction": problem,
+        "summary": "" if error or problem else system.row_summary(table, t),
         "result": system.result_of(table),
         "version": version,
     }
@@ -60,7 +68,7 @@ def _round_page_context(request, t: Tournament, rnd: Round) -> dict:
 
 
 @director_required
-@require_GET
+@require_safe
 def round_manage(request, slug, number):
     t = managed_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
@@ -88,7 +96,11 @@ def result_save(request, slug, table_id):
     result gives) plus the standings and the round's actions out of band; on error the row
     again with what was typed and a message in words (a table changed meanwhile shows what
     is stored now and quotes what was typed). Without JavaScript: a redirect to the row with
-    the message at the top."""
+    the message at the top.
+
+    No one-time form token here: the hidden ``version`` already lets a row save once (a second
+    copy of the same post finds the version grown and is refused as "stale_version", storing
+    nothing), so a repeated post never records a result twice."""
     t = managed_tournament(request, slug)
     table = _table_of(t, table_id)
     system = systems.of(t)
@@ -125,7 +137,13 @@ def result_save(request, slug, table_id):
         return HttpResponseRedirect(
             reverse("manage:round", args=[t.slug, table.round.number]) + f"#mesa-{table.number}"
         )
-    fresh = _table_of(t, table_id)
+    fresh = Table.with_results().filter(pk=table_id).select_related("round").first()
+    if fresh is None:
+        # The round was paired again meanwhile: the whole page is out of date.
+        messages.error(request, error)
+        response = HttpResponseClientRefresh()
+        response.status_code = status
+        return response
     if error and status == 409:
         # Stale: the row shows what is stored now; what this director typed is only quoted in
         # the message, so saving again means typing it again on purpose.
@@ -144,12 +162,13 @@ def result_save(request, slug, table_id):
     return response
 
 
-def _castigos_response(request, t, rnd, *, form=None, error=None, status=200):
+def _castigos_response(request, t, rnd, *, form=None, error=None, notice=None, status=200):
     context = {
         "t": t,
         "round": rnd,
         "castigo_form": form or CastigoForm(tournament=t),
         "castigo_error": error,
+        "castigo_notice": notice,
         "castigos": list(
             rnd.castigos.select_related("player", "entered_by").order_by("created_at", "id")
         ),
@@ -164,9 +183,17 @@ def _castigos_response(request, t, rnd, *, form=None, error=None, status=200):
 
 @director_required
 @require_POST
+@submitted_once
 def castigo_add(request, slug, number):
+    """Charge a castigo (``services.add_castigo``). A second copy of the form (its one-time
+    token, ``access.one_submission``) charges nothing: HTMX gets the castigos panel with
+    "Ya se había guardado", a plain post the round page with that message."""
     t = managed_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
+    if request.submission.repeated:
+        if request.htmx:
+            return _castigos_response(request, t, rnd, notice=request.submission.message)
+        return request.submission.answer(request, reverse("manage:round", args=[t.slug, number]))
     form = CastigoForm(request.POST, tournament=t)
     error, status = None, 200
     if not form.is_valid():
@@ -177,6 +204,7 @@ def castigo_add(request, slug, number):
             services.add_castigo(
                 acting_user=request.user, tournament=t, round=rnd, **form.cleaned_data
             )
+            request.submission.saved(reverse("manage:round", args=[t.slug, number]))
             form = None
         except DomainError as exc:
             error, status = exc.message, status_for(exc)

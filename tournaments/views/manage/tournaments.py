@@ -3,14 +3,14 @@ round-robin schedule, the CSV imports and the sorteos."""
 
 from __future__ import annotations
 
-import secrets
-
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournaments import services, systems
 from tournaments.errors import DomainError
@@ -19,16 +19,18 @@ from tournaments.models import Entry
 from tournaments.permissions import is_director
 from tournaments.views.manage.access import (
     director_required,
-    first_submission,
     managed_tournament,
-    release_submission,
+    submitted_once,
 )
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
+@submitted_once
 def tournament_edit(request, slug=None):
-    """Create (slug None) or change a tournament's settings."""
+    """Create (slug None) or change a tournament's settings. The new-tournament form carries a
+    one-time token (``access.one_submission``): a second copy creates nothing and goes to the
+    tournament the first created; changing settings is idempotent (no token)."""
     t = managed_tournament(request, slug) if slug else None
     if not t and not is_director(request.user):
         raise PermissionDenied
@@ -40,10 +42,12 @@ def tournament_edit(request, slug=None):
         return render(
             request,
             "tournaments/manage/tournament_form.html",
-            {"form": form, "t": t, "form_token": secrets.token_hex(16)},
+            {"form": form, "t": t},
         )
+    if request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:home"))
     form = TournamentForm(request.POST, instance=t) if t else TournamentForm(request.POST)
-    context = {"form": form, "t": t, "form_token": request.POST.get("form_token", "")}
+    context = {"form": form, "t": t}
     if request.POST.get("refresh_system"):  # without JavaScript: show the chosen system's fields
         data = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
         context["form"] = (
@@ -52,11 +56,6 @@ def tournament_edit(request, slug=None):
         return render(request, "tournaments/manage/tournament_form.html", context)
     if not form.is_valid():
         return render(request, "tournaments/manage/tournament_form.html", context, status=400)
-    if not t and not first_submission(request):
-        messages.info(
-            request, _("Ese formulario ya se había enviado: el torneo se creó una sola vez.")
-        )
-        return redirect("manage:home")
     fields = form.settings()
     try:
         if t:
@@ -69,9 +68,8 @@ def tournament_edit(request, slug=None):
                 )
         else:
             t = services.create_tournament(acting_user=request.user, **fields)
+            request.submission.saved(reverse("manage:tournament", args=[t.slug]))
     except DomainError as exc:
-        if not t:
-            release_submission(request)
         form.add_error(None, exc.message)
         return render(request, "tournaments/manage/tournament_form.html", context, status=400)
     messages.success(request, _("Torneo «{name}» guardado.").format(name=t.name))
@@ -115,15 +113,20 @@ def _tied_groups(lines) -> list[list]:
 
 
 @director_required
-@require_GET
+@require_safe
 def tournament_manage(request, slug):
     return _tournament_page(request, managed_tournament(request, slug))
 
 
 @director_required
 @require_POST
+@submitted_once
 def entry_add(request, slug):
+    """Register an entry (``services.register_entry``); a second copy of the form (its one-time
+    token, ``access.one_submission``) registers nothing and shows the tournament's page."""
     t = managed_tournament(request, slug)
+    if request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
     form = EntryForm(request.POST, tournament=t)
     if not form.is_valid():
         return _tournament_page(request, t, entry_form=form, status=400)
@@ -132,6 +135,7 @@ def entry_add(request, slug):
         players.append(form.cleaned_data["player2"])
     try:
         entry = services.register_entry(acting_user=request.user, tournament=t, players=players)
+        request.submission.saved(reverse("manage:tournament", args=[t.slug]))
     except DomainError as exc:
         form.add_error(None, exc.message)
         return _tournament_page(request, t, entry_form=form, status=400)
@@ -155,26 +159,85 @@ def entry_remove(request, slug, entry_id):
 @director_required
 @require_POST
 def entry_drop(request, slug, entry_id):
-    """Drop an entry after the last round so far (``undo=1`` takes the drop back)."""
+    """Withdraw an entry (``undo=1`` takes the withdrawal back), SCORING.md §5: it takes
+    effect after the last round the entry has played, and the rounds already made after that
+    lose it (``services.drop_entry``); the messages say what became of each table it left,
+    or got back (``services.undrop_entry``)."""
     t = managed_tournament(request, slug)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=t)
-    if request.POST.get("undo") == "1":
-        services.undrop_entry(acting_user=request.user, entry=entry)
-        messages.success(request, _("{name} vuelve a emparejarse.").format(name=entry.name))
-    else:
-        last = t.rounds.order_by("-number").values_list("number", flat=True).first() or 0
-        services.drop_entry(acting_user=request.user, entry=entry, after_round=last)
-        messages.success(
-            request,
-            _("{name} se retira después de la ronda {round}.").format(name=entry.name, round=last),
-        )
+    try:
+        if request.POST.get("undo") == "1":
+            entry = services.undrop_entry(acting_user=request.user, entry=entry)
+            messages.success(request, _("{name} vuelve a emparejarse.").format(name=entry.name))
+        else:
+            entry = services.drop_entry(acting_user=request.user, entry=entry)
+            if entry.dropped_after_round:
+                text = _("{name} se retira después de la ronda {round}.")
+            else:
+                text = _("{name} se retira sin haber jugado ninguna ronda.")
+            messages.success(request, text.format(name=entry.name, round=entry.dropped_after_round))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("manage:tournament", slug=t.slug)
+    for change in entry.seat_changes:
+        messages.info(request, seat_change_text(change, entry.name))
     return redirect("manage:tournament", slug=t.slug)
+
+
+def seat_change_text(change, name: str) -> str:
+    """The director's message for one ``services.rounds.SeatChange`` of entry ``name``."""
+    others = ", ".join(change.others)
+    count = len(change.others)
+    params = {"round": change.round, "table": change.table, "name": name, "others": others}
+    if change.kind == "bye_removed":
+        text = _("Ronda {round}: se quitó el descanso de {name}.")
+    elif change.kind == "rest":
+        text = ngettext(
+            "Ronda {round}: se quitó la mesa {table}; {others} descansa en esa ronda "
+            "(descanso según la regla del torneo). Si prefiere emparejarlo, vuelva a "
+            "emparejar la ronda {round} mientras no tenga resultados.",
+            "Ronda {round}: se quitó la mesa {table}; {others} descansan en esa ronda "
+            "(descanso según la regla del torneo). Si prefiere emparejarlos, vuelva a "
+            "emparejar la ronda {round} mientras no tenga resultados.",
+            count,
+        )
+    elif change.kind == "reseat":
+        text = ngettext(
+            "Ronda {round}: se quitó la mesa {table}; {others} queda sin mesa ni descanso. "
+            "Vuelva a emparejar la ronda {round} para sentarlo.",
+            "Ronda {round}: se quitó la mesa {table}; {others} quedan sin mesa ni descanso. "
+            "Vuelva a emparejar la ronda {round} para sentarlos.",
+            count,
+        )
+    elif change.kind == "play_on":
+        text = _("Ronda {round}: en la mesa {table} siguen jugando {others}, sin {name}.")
+    elif change.kind == "restored":
+        text = _(
+            "Ronda {round}: {name} vuelve a la mesa {table} contra {others}, como en el "
+            "calendario del todos con todos."
+        )
+    elif change.kind == "rests":
+        text = _("Ronda {round}: {name} descansa, como en el calendario del todos con todos.")
+    elif change.kind == "unseated":
+        text = _(
+            "Ronda {round}: ya está emparejada y {name} no tiene mesa. Vuelva a emparejar "
+            "la ronda {round} para sentarlo."
+        )
+    else:  # "missed"
+        text = _("Ronda {round}: ya empezó sin {name}, que no la juega.")
+    return text.format(**params)
 
 
 @director_required
 @require_POST
+@submitted_once
 def round_robin(request, slug):
+    """Create the todos-con-todos rounds (all, or ``next=1``: the next one). A second copy of
+    the button's form (its one-time token) creates no further round and shows the first
+    copy's round."""
     t = managed_tournament(request, slug)
+    if request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
     next_only = request.POST.get("next") == "1"
     try:
         created = services.generate_round_robin(
@@ -183,6 +246,7 @@ def round_robin(request, slug):
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("manage:tournament", slug=t.slug)
+    request.submission.saved(reverse("manage:round", args=[t.slug, created[0].number]))
     numbers = ", ".join(str(r.number) for r in created)
     messages.success(request, _("Rondas creadas: {numbers}.").format(numbers=numbers))
     return redirect("manage:round", slug=t.slug, number=created[0].number)
@@ -190,9 +254,15 @@ def round_robin(request, slug):
 
 @director_required
 @require_POST
+@submitted_once
 def import_file(request, slug):
-    """Upload form of the CSV imports (results or castigos); all-or-nothing."""
+    """Upload form of the CSV imports (results or castigos); all-or-nothing. The imports are
+    idempotent by themselves (a file imported again finds its results and castigos recorded
+    and stores nothing new); the form's one-time token (``access.one_submission``) also spares
+    a second copy the whole run and answers it as any repeated form: "Ya se había guardado"."""
     t = managed_tournament(request, slug)
+    if request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
     form = ImportForm(
         request.POST, request.FILES, castigos=systems.CASTIGOS in systems.of(t).actions(t)
     )
@@ -208,6 +278,7 @@ def import_file(request, slug):
     try:
         if form.cleaned_data["kind"] == "results":
             report = imports.import_results(acting_user=request.user, tournament=t, data=data)
+            request.submission.saved(reverse("manage:tournament", args=[t.slug]))
             messages.success(
                 request,
                 _(
@@ -219,8 +290,14 @@ def import_file(request, slug):
             for warning in report.warnings:
                 messages.warning(request, warning)
         else:
-            n = imports.import_castigos(acting_user=request.user, tournament=t, data=data)
+            warnings: list[str] = []
+            n = imports.import_castigos(
+                acting_user=request.user, tournament=t, data=data, warnings=warnings
+            )
+            request.submission.saved(reverse("manage:tournament", args=[t.slug]))
             messages.success(request, _("Castigos importados: {count}.").format(count=n))
+            for warning in warnings:
+                messages.warning(request, warning)
     except DomainError as exc:
         errors = list(getattr(exc, "errors", []) or [])
         form.add_error(None, exc.summary if errors else exc.message)
@@ -230,9 +307,14 @@ def import_file(request, slug):
 
 @director_required
 @require_POST
+@submitted_once
 def sorteo(request, slug):
-    """Record a draw of lots for a tied group: POST ``entry`` ids in the drawn order."""
+    """Record a draw of lots for a tied group: POST ``entry`` ids in the drawn order. A second
+    copy of the form (its one-time token) records nothing: the lots stand as drawn, with one
+    entry in their history."""
     t = managed_tournament(request, slug)
+    if request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
     ids = request.POST.getlist("entry")
     try:
         entry_ids = [int(x) for x in ids]
@@ -250,6 +332,7 @@ def sorteo(request, slug):
         services.record_sorteo(
             acting_user=request.user, tournament=t, entries_in_order=[entries[i] for i in entry_ids]
         )
+        request.submission.saved(reverse("manage:tournament", args=[t.slug]))
         messages.success(request, _("Sorteo registrado."))
     except DomainError as exc:
         messages.error(request, exc.message)

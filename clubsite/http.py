@@ -1,0 +1,124 @@
+"""HTTP edges shared by every URL: bounded number converters and the directors' pages' caching.
+
+**Numbers in URLs.** Every number in a path of the site goes through one of the converters
+registered here (importing this module registers them; every URL module imports it):
+
+========== ==================================== ==========================================
+converter  accepts                              used for
+========== ==================================== ==========================================
+``year``   1 … 9999                             a ranking year (``/ranking/2026.csv``)
+``id``     1 … 9223372036854775807 (2**63 − 1)  primary keys: players, tables, entries,
+                                                castigos (``BigAutoField``, bigint)
+``number`` 1 … 32767                            round and table numbers
+                                                (``PositiveSmallIntegerField``, smallint)
+========== ==================================== ==========================================
+
+Digits only, no sign, no leading zero. A number outside its range (0, 32768 for a round,
+99999999999999999999 for an id, 10000 for a year) does not match the pattern, so the answer is
+a 404 before any view or query runs: never a database overflow (a 500) or a page for a
+number that cannot exist. ``reverse()`` refuses such numbers too (``NoReverseMatch``).
+
+**Directors' pages are never cached.** ``PrivatePagesMiddleware`` gives every response under
+the directors' pages (``/gestion/``) and the Django admin (``/admin/``), errors and redirects
+included, ``Cache-Control: private, no-store``: they show players' email and phone, so no
+browser, proxy or CDN may keep a copy. ``clubsite.pagecache`` never stores them either
+(``is_private_path``).
+"""
+
+from __future__ import annotations
+
+from django.urls import NoReverseMatch, register_converter, reverse
+
+#: Largest primary key: PostgreSQL's bigint (``BigAutoField``) and SQLite's INTEGER.
+MAX_ID = 2**63 - 1
+#: Largest round or table number: PostgreSQL's smallint (``PositiveSmallIntegerField``).
+MAX_NUMBER = 32767
+#: Ranking years accepted in URLs.
+MIN_YEAR, MAX_YEAR = 1, 9999
+
+PRIVATE_CACHE_CONTROL = "private, no-store"
+
+
+class BoundedIntConverter:
+    """A positive whole number in ``minimum..maximum``, written in plain digits (no sign, no
+    leading zero). ``to_python`` raises ``ValueError`` (the pattern does not match: 404) and
+    ``to_url`` raises ``ValueError`` (``NoReverseMatch``) outside the range."""
+
+    minimum = 1
+    maximum = MAX_ID
+    regex = "[1-9][0-9]{0,18}"
+
+    def _checked(self, value: int) -> int:
+        if not self.minimum <= value <= self.maximum:
+            raise ValueError(f"{value} is outside {self.minimum}..{self.maximum}")
+        return value
+
+    def to_python(self, value: str) -> int:
+        return self._checked(int(value))
+
+    def to_url(self, value) -> str:
+        if isinstance(value, bool):
+            raise ValueError("a boolean is not a number of a URL")
+        return str(self._checked(int(value)))
+
+
+class IdConverter(BoundedIntConverter):
+    """A primary key: 1 … 2**63 − 1."""
+
+    maximum = MAX_ID
+    regex = "[1-9][0-9]{0,18}"
+
+
+class NumberConverter(BoundedIntConverter):
+    """A round or table number: 1 … 32767."""
+
+    maximum = MAX_NUMBER
+    regex = "[1-9][0-9]{0,4}"
+
+
+class YearConverter(BoundedIntConverter):
+    """A calendar year: 1 … 9999."""
+
+    minimum, maximum = MIN_YEAR, MAX_YEAR
+    regex = "[1-9][0-9]{0,3}"
+
+
+CONVERTERS = {"id": IdConverter, "number": NumberConverter, "year": YearConverter}
+
+for _name, _converter in CONVERTERS.items():
+    register_converter(_converter, _name)  # once per process: this module is imported once
+
+
+# --- private pages -------------------------------------------------------------------------------
+
+
+def private_prefixes() -> tuple[str, ...]:
+    """The path prefixes of the pages that must never be cached: the directors' pages and the
+    Django admin (``("/gestion/", "/admin/")``), read from the URLconf (a URLconf without
+    one of them, in a test, simply has fewer)."""
+    prefixes = []
+    for name in ("manage:home", "admin:index"):
+        try:
+            prefixes.append(reverse(name))
+        except NoReverseMatch:
+            pass
+    return tuple(prefixes)
+
+
+def is_private_path(path: str) -> bool:
+    """Whether ``path`` (``request.path_info``) is a directors' page or an admin page."""
+    return path.startswith(private_prefixes())
+
+
+class PrivatePagesMiddleware:
+    """``Cache-Control: private, no-store`` on every response of a private path (see the
+    module's docstring), replacing whatever the view set (the admin's ``never_cache``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if is_private_path(request.path_info):
+            response["Cache-Control"] = PRIVATE_CACHE_CONTROL
+        return response

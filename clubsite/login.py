@@ -1,0 +1,86 @@
+"""Where a user lands after logging in (/entrar/): a page their role may see, never a 403.
+
+- club directors (the "Directores" group) and superusers: the directors' home (/gestion/);
+- a user who directs some tournaments only (listed in ``Tournament.directors``): the directors'
+  home too, which lists just their tournaments (``can_enter_manage_area``);
+- anyone else (a player's account, a staff user who directs nothing): the public home.
+
+A ``next`` (the page that sent them to log in) is followed only when it is on this site
+(Django's host and scheme check: ``//other.example/`` or ``https://other.example/`` never) and
+the user may open it (``may_open``); otherwise the role's landing page is used.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import Resolver404, resolve, reverse
+
+from tournaments.models import Tournament
+from tournaments.permissions import can_enter_manage_area, can_manage, is_director
+
+
+def landing_url(user) -> str:
+    """The page ``user`` lands on after logging in: ``reverse("manage:home")`` for whoever may
+    enter the directors' pages (``can_enter_manage_area``), else ``reverse("public:home")``."""
+    if can_enter_manage_area(user):
+        return reverse("manage:home")
+    return reverse("public:home")
+
+
+def may_open(request, url: str) -> bool:
+    """Whether ``request.user`` may open the local ``url`` (a path, with or without a query),
+    by the rules of ``tournaments.permissions`` and the Django admin:
+
+    - a path that matches no URL, or the login page itself: False (nothing to go back to);
+    - a directors' page (namespace ``manage``): ``can_enter_manage_area``; then, for a page of
+      one tournament (a ``slug``), ``can_manage`` that tournament (False when it does not
+      exist); for the directors' home, True; for the other pages (players, new tournament),
+      ``is_director``;
+    - an admin page: the admin site's own ``has_permission`` (active staff), then the model
+      admin's view/change, add or delete permission, or the app's module permission;
+    - any other page (public): True.
+
+    Does not check the host: the caller does (``url_has_allowed_host_and_scheme``)."""
+    try:
+        match = resolve(urlsplit(url).path)
+    except Resolver404:
+        return False
+    user = request.user
+    if match.url_name == "login" and not match.namespaces:
+        return False
+    if "manage" in match.namespaces:
+        if not can_enter_manage_area(user):
+            return False
+        slug = match.kwargs.get("slug")
+        if slug is not None:
+            return can_manage(user, Tournament.objects.filter(slug=slug).first())
+        return match.url_name == "home" or is_director(user)
+    if "admin" in match.namespaces:
+        if not admin.site.has_permission(request):
+            return False
+        model_admin = getattr(match.func, "model_admin", None)
+        if model_admin is not None:
+            if match.url_name.endswith("_add"):
+                return model_admin.has_add_permission(request)
+            if match.url_name.endswith("_delete"):
+                return model_admin.has_delete_permission(request)
+            return model_admin.has_view_or_change_permission(request)
+        if match.url_name == "app_list":
+            return user.has_module_perms(match.kwargs.get("app_label", ""))
+        return True
+    return True
+
+
+class LandingLoginView(auth_views.LoginView):
+    """Django's login view (same form, template, django-axes throttling) whose success answer
+    goes to ``next`` when it is local and allowed to the user (``may_open``), else to the
+    user's ``landing_url``."""
+
+    def get_success_url(self):
+        url = self.get_redirect_url()  # "" unless on this host (and https when secure)
+        if url and may_open(self.request, url):
+            return url
+        return landing_url(self.request.user)

@@ -1,0 +1,25 @@
+"""Template context for every page: the ranking's health for directors (``rankings.health``)."""
+
+from __future__ import annotations
+
+from tournaments.permissions import can_enter_manage_area
+
+
+def ledger_health(request) -> dict:
+    """``ledger_attention``: a callable giving the ranking's ``LedgerStatus`` while it needs
+    attention, for staff users and directors (the banner of ``rankings/_ledger_banner.html``
+    on the directors' pages and the admin); None for everyone else or when the ranking is
+    current. A callable, so the query runs only where a template asks (one query; none for
+    anonymous readers)."""
+    user = getattr(request, "user", None)
+
+    def attention():
+        if user is None or not user.is_authenticated or not user.is_active:
+            return None
+        if not (user.is_staff or user.is_superuser or can_enter_manage_area(user)):
+            return None
+        from rankings import health
+
+        return health.attention()
+
+    return {"ledger_attention": attention}
