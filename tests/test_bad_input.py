@@ -627,6 +627,22 @@ for _name, _data, _frag in [
     case(f"settings_{_name}", _frag)(lambda ctx, data=_data: ctx.settings(data))
 
 
+# Numbers in URLs beyond their range: no page matches (404), whatever the method.
+for _name, _path in [
+    ("result_table_id_huge", "mesa/99999999999999999999/resultado/"),
+    ("result_table_id_zero", "mesa/0/resultado/"),
+    ("castigo_round_32768", "ronda/32768/castigos/"),
+    ("close_round_minus_one", "ronda/-1/cerrar/"),
+    ("pairings_round_leading_zero", "ronda/01/emparejamientos/"),
+]:
+    case(f"url_{_name}", "No encontramos esa página")(
+        lambda ctx, path=_path: ctx.client.post(
+            f"/gestion/torneos/{ctx.club.t}/{path}",
+            {"tantos_a": "100", "tantos_b": "0", "version": "0", "tantos": "5", "reason": "x"},
+        )
+    )
+
+
 # CSV uploads on the tournament page.
 @case("upload_wrong_header", "La primera línea debe ser")
 def _(ctx):

@@ -264,3 +264,35 @@ def test_the_admin_refuses_a_round_time_outside_the_tournament(admin_client):
     assert "no cae en los días del torneo" in response.content.decode()
     rnd.refresh_from_db()
     assert rnd.played_at is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"date": "0001-01-01"}, "debe estar entre 1900-01-01 y 2199-12-31"),
+        ({"end_date": "2026-03-01"}, "no puede ser anterior a su primer día (2026-03-14)"),
+        ({"end_date": "2026-06-30"}, "como mucho 31 días"),
+    ],
+)
+def test_the_admin_refuses_tournament_dates_outside_the_window(admin_client, changes, fragment):
+    t = _tournament()
+    url = f"/admin/tournaments/tournament/{t.pk}/change/"
+    page = admin_client.get(url)
+    form = page.context["adminform"].form
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value is None or value is False:
+            continue
+        data[name] = "on" if value is True else value
+    for inline in page.context["inline_admin_formsets"]:
+        management = inline.formset.management_form
+        for name in management.fields:
+            data[management.add_prefix(name)] = management[name].value()
+    data.update(changes)
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert fragment in response.content.decode()
+    t.refresh_from_db()
+    assert (t.date, t.end_date) == (dt.date(2026, 3, 14), None)

@@ -37,6 +37,10 @@ class TournamentAdminForm(ServiceForm, forms.ModelForm):
         "name_required": "name",
         "name_too_long": "name",
         "name_control_chars": "name",
+        "date_out_of_range": "date",
+        "end_date_before_date": "end_date",
+        "tournament_too_long": "end_date",
+        "games_outside_dates": "end_date",
         "invalid_target": "target",
         "target_locked": "target",
         "invalid_system": "system",
@@ -129,7 +133,7 @@ class TournamentAdmin(HistoryAdmin):
     filter_horizontal = ("directors",)
     inlines = (RoundInline,)
     fieldsets = (
-        (None, {"fields": ("name", "slug", "date", "venue", "status", "directors")}),
+        (None, {"fields": ("name", "slug", "date", "end_date", "venue", "status", "directors")}),
         (
             _("Reglas"),
             {
