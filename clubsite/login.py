@@ -34,7 +34,10 @@ def may_open(request, url: str) -> bool:
     """Whether ``request.user`` may open the local ``url`` (a path, with or without a query),
     by the rules of ``tournaments.permissions`` and the Django admin:
 
-    - a path that matches no URL, or the login page itself: False (nothing to go back to);
+    - a path that matches no URL, the login or logout page, the language switch: False
+      (nothing to go back to);
+    - a public page of a tournament that does not exist or is a draft the user does not
+      manage: False (it would be a 404);
     - a directors' page (namespace ``manage``): ``can_enter_manage_area``; then, for a page of
       one tournament (a ``slug``), ``can_manage`` that tournament (False when it does not
       exist); for the directors' home, True; for the other pages (players, new tournament),
@@ -49,8 +52,16 @@ def may_open(request, url: str) -> bool:
     except Resolver404:
         return False
     user = request.user
-    if match.url_name == "login" and not match.namespaces:
+    if match.url_name in ("login", "logout", "set_language") and not match.namespaces:
+        return False  # nothing to show there (logging out takes a POST)
+    if "admin" in match.namespaces and match.url_name == "logout":
         return False
+    slug = match.kwargs.get("slug")
+    if slug is not None and "manage" not in match.namespaces and "admin" not in match.namespaces:
+        # a public page of a tournament: a draft is shown only to those who manage it
+        t = Tournament.objects.filter(slug=slug).first()
+        if t is None or (t.status == Tournament.Status.DRAFT and not can_manage(user, t)):
+            return False
     if "manage" in match.namespaces:
         if not can_enter_manage_area(user):
             return False

@@ -119,7 +119,10 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Every transaction takes SQLite's write lock when it begins (BEGIN IMMEDIATE) and waits
+    # up to 20 s for it: two writes at the same moment queue instead of failing with
+    # "database is locked" when a reading transaction tries to become a writing one.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
 
 # --- scale-out (docs/scale-out.md): nothing lives in the app server's process -------------------
 # A PostgreSQL streaming replica for the public read pages: clubsite/routers.py sends their reads

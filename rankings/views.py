@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from clubsite.pagecache import public_page
 from rankings import elo, health, ledger, queries
 from rankings.forms import CalculatorForm
+from tournaments import names
 from tournaments.models import Player
 from tournaments.permissions import can_enter_manage_area
 
@@ -76,9 +77,9 @@ def ranking(request):
     attention = health.attention()
     lines = [] if attention else queries.year_ranking(year)
     q = request.GET.get("q", "").strip()[:100]
-    if q:
-        folded = q.casefold()
-        lines = [ln for ln in lines if folded in ln.name.casefold()]
+    if q:  # ignoring case, accents, spacing and invisible characters (tournaments.names)
+        wanted = names.key(q)
+        lines = [ln for ln in lines if wanted in names.key(ln.name)]
     page = Paginator(lines, RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "year": year,

@@ -178,7 +178,7 @@ class Ctx:
         return self.post("castigo_add", [self.club.t, number], data, **kw)
 
     def pairings(self, number, data):
-        return self.post("pairings", [self.club.t, number], data, htmx=False)
+        return self.post("pairings", [self.club.t, number], data, htmx=False, follow=True)
 
     def player(self, data, pk=None):
         base = {

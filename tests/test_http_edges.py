@@ -442,6 +442,10 @@ NEXT_CASES = [
     ("superuser", "/admin/tournaments/tournament/", None),
     ("superuser", "/no-existe/", "/gestion/"),
     ("superuser", "/entrar/", "/gestion/"),
+    ("superuser", "/salir/", "/gestion/"),
+    ("player", "/salir/", "/"),
+    ("player", "/idioma/", "/"),
+    ("player", "/torneos/no-existe/", "/"),
     ("superuser", "https://evil.example/gestion/", "/gestion/"),
     ("superuser", "//evil.example/gestion/", "/gestion/"),
     ("player", "http://evil.example/", "/"),
@@ -692,3 +696,16 @@ def test_rating_chart_labels_use_the_shared_rounding(history):
     with translation.override("es"):
         labels = [label for _x, _y, label in queries.rating_chart(lines).dots]
     assert labels == ["1500,0", "1531,3", "1531,2", "-0,1"]
+
+
+def test_next_to_a_draft_is_followed_only_by_those_who_manage_it(world):
+    draft = services.create_tournament(
+        acting_user=world["users"]["director_x"],
+        name="Copa Oculta",
+        date=dt.date(2026, 6, 6),
+        status="draft",
+    )
+    page = f"/torneos/{draft.slug}/"
+    assert _login(world, "player", page)[1] == "/"
+    assert _login(world, "director_y", page)[1] == "/gestion/"
+    assert _login(world, "director_x", page)[1] == page

@@ -258,6 +258,10 @@ MESSAGES: dict[str, str] = {
     "bad_yes_no": gettext_noop(
         "«{field}» debe ser «sí» o «no» (vacío = no); se recibió «{value}»."
     ),
+    "castigo_after_withdrawal": gettext_noop(
+        "{name} se retiró después de la ronda {played} y no juega la ronda {round}: un castigo "
+        "suyo va sin ronda o en una ronda que jugó."
+    ),
     "table_removed": gettext_noop(
         "La mesa {table} ya no existe: los emparejamientos de la ronda cambiaron mientras "
         "tanto. Vuelva a cargar la página y anote el resultado en la mesa nueva."
@@ -277,6 +281,11 @@ MESSAGES: dict[str, str] = {
     "games_outside_dates": gettext_noop(
         "Hay partidas registradas el {value}, fuera de los días nuevos del torneo ({first} a "
         "{last}): corrija antes esas partidas o elija otras fechas."
+    ),
+    "games_would_leave_dates": gettext_noop(
+        "Las partidas se mueven con la fecha del torneo: la del {value} pasaría al {moved}, "
+        "fuera de los días nuevos ({first} a {last}). Elija también el último día del torneo "
+        "o corrija antes esa partida."
     ),
     "bad_played_at": gettext_noop(
         "«played_at» debe ser una fecha y hora ISO, p. ej. 2025-03-01 18:30; se recibió «{value}»."

@@ -30,6 +30,45 @@
       }
     }
   }, true);
+  // An HTMX save that got no usable answer (a server error, no network): the swap never
+  // happens, so the form itself says so, keeps what was typed and loses its "saved" look; a
+  // refusal in words (400, 409) comes back as the row and needs nothing here.
+  function sendFailed(event) {
+    var form = event.detail && event.detail.elt;
+    if (!(form instanceof HTMLFormElement)) {
+      form = form && form.closest ? form.closest("form") : null;
+    }
+    if (!form) {
+      return;
+    }
+    var xhr = event.detail.xhr;
+    var text = event.type === "htmx:sendError" || !xhr || !xhr.status
+      ? document.body.getAttribute("data-offline")
+      : (document.body.getAttribute("data-send-failed") || "").replace("{status}", xhr.status);
+    var note = form.querySelector("p.send-failed");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error send-failed";
+      note.setAttribute("role", "alert");
+      var actions = form.querySelector(".actions, button");
+      form.insertBefore(note, actions && actions.parentNode === form ? actions : null);
+    }
+    note.textContent = text;
+    form.classList.remove("saved");
+    form.classList.add("has-error");
+    form.querySelectorAll(".saved-mark, .figures").forEach(function (el) {
+      el.hidden = true;
+    });
+  }
+  document.addEventListener("htmx:responseError", sendFailed);
+  document.addEventListener("htmx:sendError", sendFailed);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    var note = form && form.querySelector ? form.querySelector("p.send-failed") : null;
+    if (note) {
+      note.remove();
+    }
+  });
   window.addEventListener("pageshow", function () {
     document.querySelectorAll("[data-sent]").forEach(function (button) {
       button.disabled = false;

@@ -89,3 +89,42 @@ def test_director_enters_a_round_on_a_phone_and_closes_it(
     expect(page.locator("#mesa-1 input[name=tantos_a]")).to_be_disabled()
     no_sideways_scroll(page)
     assert t.rounds.get(number=1).closed
+
+
+def test_a_save_that_gets_no_answer_says_so_and_keeps_what_was_typed(
+    live_server, club, phone, login, expect
+):
+    """A server error or a lost connection: the row says it was not saved, keeps the typed
+    values and drops its "saved" look; the next try that gets through saves."""
+    page = phone
+    t = club["t"]
+    login(page)
+    page.goto(f"{live_server.url}/gestion/torneos/{t.slug}/ronda/1/")
+    row = page.locator("#mesa-1")
+    row.locator("input[name=tantos_a]").fill("100")
+    row.locator("input[name=tantos_b]").fill("30")
+    row.get_by_role("button", name="Guardar mesa 1").click()
+    expect(page.locator("#mesa-1 .saved-mark")).to_contain_text("guardada")
+
+    page.route("**/resultado/", lambda route: route.fulfill(status=500, body="boom"))
+    row.locator("input[name=tantos_b]").fill("45")
+    row.get_by_role("button", name="Guardar mesa 1").click()
+    note = page.locator("#mesa-1 .send-failed")
+    expect(note).to_have_text(
+        "No se guardó: el servidor no respondió bien (error 500). Lo escrito sigue aquí: "
+        "vuelva a intentarlo."
+    )
+    expect(page.locator("#mesa-1")).not_to_have_class("result-row saved")
+    expect(page.locator("#mesa-1 .saved-mark")).to_be_hidden()
+    expect(page.locator("#mesa-1 input[name=tantos_b]")).to_have_value("45")
+
+    page.unroute("**/resultado/")
+    page.route("**/resultado/", lambda route: route.abort())
+    row.get_by_role("button", name="Guardar mesa 1").click()
+    expect(note).to_contain_text("no hay conexión con el servidor")
+
+    page.unroute("**/resultado/")
+    row.get_by_role("button", name="Guardar mesa 1").click()
+    expect(page.locator("#mesa-1 .saved-mark")).to_be_visible()
+    expect(page.locator("#mesa-1 .send-failed")).to_have_count(0)
+    assert Result.objects.get(table__number=1, table__round__tournament=t).tantos_b == 45

@@ -319,3 +319,32 @@ def test_full_rebuild_equals_the_incrementally_kept_ledger(season):
         row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "player_id")
     ] == before
     assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_the_ranking_search_ignores_case_accents_and_spacing_too(client):
+    t = services.create_tournament(
+        acting_user=None,
+        name="Copa Búsqueda",
+        date=dt.date(2026, 5, 9),
+        mode="single",
+        target=100,
+        status="running",
+    )
+    entries = [
+        services.register_entry(
+            acting_user=None,
+            tournament=t,
+            players=[services.create_player(acting_user=None, full_name=name)],
+        )
+        for name in ("Ñoño Müller", "Ana Ruiz")
+    ]
+    rnd = services.set_pairings(
+        acting_user=None, tournament=t, round_number=1, tables=[([entries[0]], [entries[1]])]
+    )
+    services.record_result(
+        acting_user=None, table=rnd.tables.get(), version=None, tantos_a=100, tantos_b=40
+    )
+    ledger.rebuild()
+    page = client.get("/ranking/", {"year": "2026", "q": "nono  MULLER"}).content.decode()
+    assert "Ñoño Müller" in page and "Ana Ruiz" not in page

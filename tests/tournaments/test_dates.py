@@ -8,6 +8,7 @@ import zoneinfo
 
 import pytest
 from django.conf import settings
+from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -296,3 +297,47 @@ def test_the_admin_refuses_tournament_dates_outside_the_window(admin_client, cha
     assert fragment in response.content.decode()
     t.refresh_from_db()
     assert (t.date, t.end_date) == (dt.date(2026, 3, 14), None)
+
+
+@pytest.mark.django_db
+def test_moving_a_multi_day_tournament_names_the_game_that_would_fall_outside():
+    t = _tournament(date=dt.date(2027, 3, 1), end_date=dt.date(2027, 3, 3))
+    table = _table(t)
+    services.record_result(
+        acting_user=None,
+        table=table,
+        version=None,
+        tantos_a=100,
+        tantos_b=20,
+        played_at=dt.datetime(2027, 3, 3, 20, 0, tzinfo=LOCAL),
+    )
+    with pytest.raises(DomainError) as caught:
+        services.update_tournament(
+            acting_user=None, tournament=t, date=dt.date(2027, 3, 2), end_date=dt.date(2027, 3, 3)
+        )
+    assert caught.value.code == "games_would_leave_dates"
+    assert caught.value.message == (
+        "Las partidas se mueven con la fecha del torneo: la del 2027-03-03 20:00 pasaría al "
+        "2027-03-04 20:00, fuera de los días nuevos (2027-03-02 a 2027-03-03). Elija también "
+        "el último día del torneo o corrija antes esa partida."
+    )
+    assert Result.objects.get().played_at == dt.datetime(2027, 3, 3, 20, 0, tzinfo=LOCAL)
+
+
+@pytest.mark.django_db
+def test_the_settings_page_says_the_games_moved_with_the_date(director, director_client):
+    t = _tournament()
+    t.directors.add(director)
+    table = _table(t)
+    services.record_result(acting_user=None, table=table, version=None, tantos_a=100, tantos_b=20)
+    url = reverse("manage:tournament_edit", args=[t.slug])
+    form = director_client.get(url).context["form"]
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
+    data["date"] = "2026-04-04"
+    response = director_client.post(url, data, follow=True)
+    shown = [m.message for m in response.context["messages"]]
+    assert any(m.startswith("Las partidas guardadas se movieron con la fecha") for m in shown), (
+        shown
+    )
+    assert Result.objects.get().played_at.astimezone(LOCAL).date() == dt.date(2026, 4, 4)

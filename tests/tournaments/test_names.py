@@ -621,3 +621,15 @@ def test_the_migration_cleans_stored_names_and_recomputes_the_keys():
     assert Tournament.objects.get(pk=t.pk).name == "Copa Vieja"
     assert Castigo.objects.get(pk=castigo.pk).reason == "Tarde"
     assert {dirty.pk, kept.pk, clean.pk} == set(Player.objects.values_list("pk", flat=True))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["perez", "PÉREZ", "jose  pe", "Pe\u0301rez", "jo\u200bse"])
+def test_the_player_search_ignores_case_accents_spacing_and_invisible_characters(
+    director_client, query
+):
+    services.create_player(acting_user=None, full_name="José Pérez")
+    services.create_player(acting_user=None, full_name="Ana Ruiz")
+    page = director_client.get(reverse("manage:players"), {"q": query}).content.decode()
+    assert "José Pérez" in page
+    assert "Ana Ruiz" not in page

@@ -584,7 +584,8 @@ def test_a_post_without_a_token_is_always_a_first_copy(logged, club):
 
 
 def _admin_url(model, action, *args):
-    return reverse(f"admin:tournaments_{model._meta.model_name}_{action}", args=args)
+    opts = model._meta
+    return reverse(f"admin:{opts.app_label}_{opts.model_name}_{action}", args=args)
 
 
 def test_admin_add_form_sent_twice_adds_one_player_and_shows_it(admin_client, db):
@@ -775,3 +776,28 @@ def test_two_copies_at_the_same_moment_create_one_row(form):
         else:
             assert outcomes[0][1] == outcomes[1][1], outcomes  # both shown the same page
             assert messages == [first_message, REPEATED], messages
+
+
+def test_admin_user_and_group_add_forms_sent_twice_add_once(admin_client, db):
+    url = _admin_url(User, "add")
+    data = admin_form(admin_client, url) | {
+        "username": "nueva-directora",
+        "password1": "una-clave-larga-42",
+        "password2": "una-clave-larga-42",
+        "usable_password": "true",
+    }
+    assert re.fullmatch(r"[0-9a-f]{32}", data["form_token"])
+    first = admin_client.post(url, data)
+    second = admin_client.post(url, data)
+    user = User.objects.get(username="nueva-directora")
+    assert first.status_code == 302
+    assert (second.status_code, second["Location"]) == (302, _admin_url(User, "change", user.pk))
+    assert said(second) == [REPEATED]
+
+    url = _admin_url(Group, "add")
+    data = admin_form(admin_client, url) | {"name": "Árbitros"}
+    data.pop("permissions", None)  # none chosen
+    first, second = admin_client.post(url, data), admin_client.post(url, data)
+    assert first.status_code == 302
+    assert Group.objects.filter(name="Árbitros").count() == 1
+    assert said(second) == [REPEATED]

@@ -351,3 +351,38 @@ def test_htmx_result_save_to_another_tournaments_table_is_404(director_client, d
     assert response.status_code == 404
     assert not Result.objects.exists()
     assert Table.objects.get(pk=foreign_table.pk).version == 0
+
+
+@pytest.mark.parametrize("status", ["draft", "registration"])
+def test_the_first_round_of_a_draft_publishes_it_and_says_so(director_client, director, status):
+    t = services.create_tournament(
+        acting_user=director,
+        name="Copa Borrador",
+        date=dt.date(2026, 5, 9),
+        mode="single",
+        status=status,
+    )
+    for name in ("Ana Borrador", "Beto Borrador"):
+        player = services.create_player(acting_user=director, full_name=name)
+        services.register_entry(acting_user=director, tournament=t, players=[player])
+    response = director_client.post(
+        reverse("manage:round_robin", args=[t.slug]), {"next": "1"}, follow=True
+    )
+    shown = [m.message for m in response.context["messages"]]
+    told = "«Copa Borrador» estaba en borrador y ahora está en curso: ya se ve en las páginas públicas."
+    assert (told in shown) == (status == "draft"), shown
+    t.refresh_from_db()
+    assert t.status == "running"
+
+
+@pytest.mark.parametrize(("number", "fragment"), [(5, "la próxima ronda es la 1"), (99, "la 1")])
+def test_the_pairings_page_of_a_round_that_cannot_be_made_says_so(
+    director_client, director, number, fragment
+):
+    t = services.create_tournament(
+        acting_user=director, name="Copa Orden", date=dt.date(2026, 5, 9), rounds_planned=5
+    )
+    response = director_client.get(reverse("manage:pairings", args=[t.slug, number]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("manage:tournament", args=[t.slug])
+    shown = [m.message for m in response.context["messages"]]
+    assert len(shown) == 1 and fragment in shown[0], shown

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tournaments import services
 from tournaments.errors import DomainError
-from tournaments.models import Bye, Entry, Round, Seat, Table, Tournament
+from tournaments.models import Bye, Castigo, Entry, Round, Seat, Table, Tournament
 from tournaments.pairing.round_robin import (
     ScheduledRound,
     Slot,
@@ -846,3 +846,33 @@ def test_a_withdrawal_before_any_round_counts_after_round_0(director):
     assert Tournament.objects.get(pk=t.pk).status == "running"
     pairing, _ = t.propose_pairings(1, seed=1)
     assert e[0].pk not in {x for table in pairing.tables for x in table} | {pairing.bye}
+
+
+@pytest.mark.django_db
+def test_a_castigo_in_a_round_after_the_withdrawal_is_refused(director):
+    t, e = make(director, "domino", "single")
+    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
+    play(director, t, 1, **DOMINO_WIN_A)
+    pair(director, t, 2, e, [(1, 0), (2, 5), (3, 4)])
+    services.drop_entry(acting_user=director, entry=e[5])
+    player = e[5].player1
+    with pytest.raises(DomainError) as caught:
+        services.add_castigo(
+            acting_user=director,
+            tournament=t,
+            player=player,
+            tantos=5,
+            reason="Habló",
+            round=rnd(t, 2),
+        )
+    assert caught.value.code == "castigo_after_withdrawal"
+    assert caught.value.message == (
+        f"{player.full_name} se retiró después de la ronda 1 y no juega la ronda 2: un castigo "
+        "suyo va sin ronda o en una ronda que jugó."
+    )
+    # in the round it played, or without a round, it is charged
+    for where in (rnd(t, 1), None):
+        services.add_castigo(
+            acting_user=director, tournament=t, player=player, tantos=5, reason="Habló", round=where
+        )
+    assert Castigo.objects.filter(player=player).count() == 2

@@ -11,7 +11,8 @@ through ``base.HistoryAdmin``), by model group:
   bumped when the seats of a table with a result change);
 - ``results``: the results of every scoring system, one admin per storage model of the
   registry (``services.record_result`` / ``delete_result``);
-- ``castigos``: castigos (``services.add_castigo`` / ``remove_castigo``) and sorteos.
+- ``castigos``: castigos (``services.add_castigo`` / ``remove_castigo``) and sorteos;
+- ``accounts``: Django's user and group admins, with the one-time form token.
 
 Corrections behave like the directors' pages (DESIGN.md, "Writes"): the services check them
 before anything is stored (a refusal is a form error with the service's message), store them
@@ -19,6 +20,6 @@ with history and bump table versions; the ranking ledger replays through the mod
 ``rankings.signals``. Unlike the directors' pages, the admin corrects closed rounds too.
 """
 
-from tournaments.admin import base, castigos, players, results, rounds, tournaments
+from tournaments.admin import accounts, base, castigos, players, results, rounds, tournaments
 
-__all__ = ["base", "castigos", "players", "results", "rounds", "tournaments"]
+__all__ = ["accounts", "base", "castigos", "players", "results", "rounds", "tournaments"]

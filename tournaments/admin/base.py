@@ -209,7 +209,7 @@ class SubmittedOnceAdmin:
     """Mixin of the admins: their add forms, and their change forms (whose inlines add rows:
     tables of a round, seats of a table, rounds of a tournament), carry a one-time form token
     (``tournaments.views.manage.access.one_submission``, the directors' pages' helper; the
-    template ``admin/tournaments/change_form.html`` puts it in the form). A double click on
+    template ``admin/change_form.html`` puts it in every admin form). A double click on
     "Guardar", a resend or two copies at once save once: a repeated copy saves nothing and
     goes to the change page of the object the first copy saved, with "Ya se había guardado".
     A refused copy (form errors, or a service's refusal: ``HistoryAdmin.refuse``) or one that
@@ -217,8 +217,6 @@ class SubmittedOnceAdmin:
     is made before ``HistoryAdmin``'s transaction opens, and the outcome recorded after it
     closed. A revert from the history (django-simple-history's page) carries no token: it sets
     the stored values again, so a second copy changes nothing."""
-
-    change_form_template = "admin/tournaments/change_form.html"
 
     def _admin_url(self, name: str, *args) -> str:
         opts = self.model._meta

@@ -41,6 +41,7 @@ class TournamentAdminForm(ServiceForm, forms.ModelForm):
         "end_date_before_date": "end_date",
         "tournament_too_long": "end_date",
         "games_outside_dates": "end_date",
+        "games_would_leave_dates": "date",
         "invalid_target": "target",
         "target_locked": "target",
         "invalid_system": "system",

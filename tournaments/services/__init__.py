@@ -50,6 +50,7 @@ from tournaments.services.players import (
 from tournaments.services.results import delete_result, record_result
 from tournaments.services.rounds import (
     add_bye,
+    check_new_round,
     close_round,
     generate_round_robin,
     get_or_create_round,
@@ -89,6 +90,7 @@ __all__ = [
     "entered_by",
     "generate_round_robin",
     "get_or_create_round",
+    "check_new_round",
     "lock_entry",
     "lock_round",
     "lock_table",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.db.models import Q
 
 from tournaments import systems
 from tournaments.errors import DomainError, ResultError, gettext_noop
@@ -27,7 +28,8 @@ def add_castigo(
 
     It lowers the efectividad of the player's entry (SCORING.md §1, Castigos). Raises
     DomainError "castigo_tantos", "castigo_reason", "player_not_entered", "round_closed",
-    "foreign_round", "castigos_not_applicable" (a system without castigos).
+    "foreign_round", "castigo_after_withdrawal" (a round after the player's entry withdrew:
+    it did not play it), "castigos_not_applicable" (a system without castigos).
     """
     try:
         n = parse_int(tantos, "castigo")
@@ -40,13 +42,21 @@ def add_castigo(
     system = systems.of(t)
     if systems.CASTIGOS not in system.actions(t):
         raise DomainError("castigos_not_applicable", system=system.label)
-    if not (t.entries.filter(player1=player).exists() or t.entries.filter(player2=player).exists()):
+    entry = t.entries.filter(Q(player1=player) | Q(player2=player)).first()
+    if entry is None:
         raise DomainError("player_not_entered", name=player.full_name)
     if round is not None:
         if round.tournament_id != t.pk:
             raise DomainError("foreign_round")
         if Round.objects.get(pk=round.pk).closed:
             raise DomainError("round_closed", number=round.number)
+        if entry.dropped_after_round is not None and round.number > entry.dropped_after_round:
+            raise DomainError(
+                "castigo_after_withdrawal",
+                name=player.full_name,
+                round=round.number,
+                played=entry.dropped_after_round,
+            )
     castigo = Castigo(
         tournament=t,
         round=round,

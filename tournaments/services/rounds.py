@@ -97,17 +97,26 @@ def set_seating(
     )
 
 
+def check_new_round(t: Tournament, number: int) -> None:
+    """Whether round ``number`` of ``t`` may be created now (the pairings page asks before it
+    shows its form): the one after the last, within ``rounds_planned``. Raises DomainError
+    "invalid_round_number" (not 1–99), "round_out_of_order", "round_beyond_planned"."""
+    if not 1 <= int(number) <= 99:
+        raise DomainError("invalid_round_number")
+    following = (t.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+    if number > following:
+        raise DomainError("round_out_of_order", number=number, next=following)
+    if number > t.rounds_planned:
+        raise DomainError("round_beyond_planned", number=number, planned=t.rounds_planned)
+
+
 def _new_round(*, acting_user, t: Tournament, number: int) -> Round:
     """Create round ``number`` of ``t`` (locked by the caller), by the rules every path
     shares: rounds are numbered 1, 2, 3 ... without gaps, and never beyond the tournament's
     ``rounds_planned``. Raises DomainError "round_out_of_order" (not the one after the last),
     "round_beyond_planned" (above ``rounds_planned``). Not get_or_create: the new round's
     history names the acting user."""
-    following = (t.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
-    if number > following:
-        raise DomainError("round_out_of_order", number=number, next=following)
-    if number > t.rounds_planned:
-        raise DomainError("round_beyond_planned", number=number, planned=t.rounds_planned)
+    check_new_round(t, number)
     rnd = audit(Round(tournament=t, number=number), acting_user)
     rnd.save()
     return rnd

@@ -128,20 +128,21 @@ def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tourn
     _check_tournament(t)
     old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)
     audit(t, acting_user).save()
-    if old_date != t.date:
-        shift = t.date - old_date
+    shift = t.date - old_date
+    if shift:
         systems.of(t).move_games(t, shift, acting_user=acting_user)
         for rnd in t.rounds.filter(played_at__isnull=False):
             rnd.played_at += shift
             audit(rnd, acting_user).save(update_fields=["played_at"])
-    _check_game_times(t)
+    _check_game_times(t, shift)
     return t
 
 
-def _check_game_times(t: Tournament) -> None:
+def _check_game_times(t: Tournament, shift: dt.timedelta) -> None:
     """Every stored time of the tournament's games and rounds lies within its days
-    (``timing.game_window``). Raises DomainError "games_outside_dates" naming the first
-    time outside."""
+    (``timing.game_window``), after they moved by ``shift`` with its date. Raises DomainError
+    "games_outside_dates" naming the first time outside as it was before the move, or
+    "games_would_leave_dates" (a move of the date) naming it before and after."""
     start, end = timing.game_window(t.date, t.end_date)
     times = list(systems.of(t).game_times(t)) + list(
         t.rounds.filter(played_at__isnull=False).values_list("played_at", flat=True)
@@ -149,8 +150,9 @@ def _check_game_times(t: Tournament) -> None:
     outside = sorted(m for m in times if not start <= m < end)
     if outside:
         raise DomainError(
-            "games_outside_dates",
-            value=timing.format_moment(outside[0]),
+            "games_would_leave_dates" if shift else "games_outside_dates",
+            value=timing.format_moment(outside[0] - shift),
+            moved=timing.format_moment(outside[0]),
             first=t.date.isoformat(),
             last=(t.end_date or t.date).isoformat(),
         )

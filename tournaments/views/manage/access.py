@@ -233,3 +233,19 @@ def submitted_once(view):
             return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def say_if_published(request, t: Tournament) -> None:
+    """Tell the director when the write just made (pairing a round, the round robin, an
+    import) took ``t`` out of draft: a tournament starts running with its first round and from
+    then on the public pages show it. ``t`` is the tournament as read before the write."""
+    if t.status == Tournament.Status.DRAFT and (
+        Tournament.objects.filter(pk=t.pk).exclude(status=Tournament.Status.DRAFT).exists()
+    ):
+        messages.info(
+            request,
+            _(
+                "«{name}» estaba en borrador y ahora está en curso: ya se ve en las páginas "
+                "públicas."
+            ).format(name=t.name),
+        )

@@ -14,7 +14,12 @@ from django.views.decorators.http import require_http_methods
 from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Round, Tournament
-from tournaments.views.manage.access import director_required, managed_tournament, submitted_once
+from tournaments.views.manage.access import (
+    director_required,
+    managed_tournament,
+    say_if_published,
+    submitted_once,
+)
 
 SLOT_LABELS = {
     "a1": gettext_lazy("Lado A"),
@@ -94,6 +99,12 @@ def pairings(request, slug, number):
     per_table = len(slots)
     n_tables = max(1, -(-len(entries) // 4) if table_system else len(entries) // per_table)
     rnd = Round.objects.filter(tournament=t, number=number).first()
+    if rnd is None:
+        try:  # a round that cannot be made now: no form to fill in vain
+            services.check_new_round(t, number)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            return redirect("manage:tournament", slug=t.slug)
     rows: list[dict] = []
     error = None
     status = 200
@@ -152,6 +163,7 @@ def pairings(request, slug, number):
             messages.success(
                 request, _("Mesas de la ronda {number} guardadas.").format(number=number)
             )
+            say_if_published(request, t)
             return redirect("manage:round", slug=t.slug, number=number)
         status = 400
     elif request.GET.get("proponer") == "1":

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from tournaments import services
+from tournaments import names, services
 from tournaments.errors import DomainError
 from tournaments.forms import PlayerForm
 from tournaments.models import Player, Tournament
@@ -41,9 +41,11 @@ def player_list(request):
         raise PermissionDenied
     q = request.GET.get("q", "").strip()[:100]
     players = Player.objects.all()
-    if q:
+    if q:  # the name ignoring case, accents, spacing and invisible characters (names.key)
         players = players.filter(
-            Q(full_name__icontains=q) | Q(nickname__icontains=q) | Q(member_number__iexact=q)
+            Q(name_key__contains=names.key(q))
+            | Q(nickname__icontains=names.clean(q))
+            | Q(member_number__iexact=q)
         )
     return render(
         request, "tournaments/manage/player_list.html", {"players": players[:500], "q": q}

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -20,6 +21,7 @@ from tournaments.permissions import is_director
 from tournaments.views.manage.access import (
     director_required,
     managed_tournament,
+    say_if_published,
     submitted_once,
 )
 
@@ -34,6 +36,7 @@ def tournament_edit(request, slug=None):
     t = managed_tournament(request, slug) if slug else None
     if not t and not is_director(request.user):
         raise PermissionDenied
+    old_date = t.date if t else None  # before the form writes the typed values on ``t``
     if request.method == "GET":
         initial = {} if t else {"status": "registration"}
         if "system" in request.GET:  # the system was changed on the page: its fields
@@ -73,6 +76,14 @@ def tournament_edit(request, slug=None):
         form.add_error(None, exc.message)
         return render(request, "tournaments/manage/tournament_form.html", context, status=400)
     messages.success(request, _("Torneo «{name}» guardado.").format(name=t.name))
+    if old_date is not None and old_date != t.date and systems.of(t).game_times(t)[:1]:
+        messages.info(
+            request,
+            _(
+                "Las partidas guardadas se movieron con la fecha, del {old} al {new}: cuentan "
+                "para el ranking de ese día."
+            ).format(old=date_format(old_date), new=date_format(t.date)),
+        )
     return redirect("manage:tournament", slug=t.slug)
 
 
@@ -249,6 +260,7 @@ def round_robin(request, slug):
     request.submission.saved(reverse("manage:round", args=[t.slug, created[0].number]))
     numbers = ", ".join(str(r.number) for r in created)
     messages.success(request, _("Rondas creadas: {numbers}.").format(numbers=numbers))
+    say_if_published(request, t)
     return redirect("manage:round", slug=t.slug, number=created[0].number)
 
 
@@ -289,6 +301,7 @@ def import_file(request, slug):
             )
             for warning in report.warnings:
                 messages.warning(request, warning)
+            say_if_published(request, t)
         else:
             warnings: list[str] = []
             n = imports.import_castigos(
