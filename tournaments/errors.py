@@ -262,6 +262,10 @@ MESSAGES: dict[str, str] = {
         "{name} se retiró después de la ronda {played} y no juega la ronda {round}: un castigo "
         "suyo va sin ronda o en una ronda que jugó."
     ),
+    "stale_pairings": gettext_noop(
+        "Otro director cambió los emparejamientos de la ronda {number} mientras usted los "
+        "editaba: no se guardó nada. Vuelva a abrir la ronda, revise sus mesas y guarde de nuevo."
+    ),
     "table_removed": gettext_noop(
         "La mesa {table} ya no existe: los emparejamientos de la ronda cambiaron mientras "
         "tanto. Vuelva a cargar la página y anote el resultado en la mesa nueva."

@@ -83,14 +83,19 @@ def clean(value: str | None) -> str:
 
 def key(value: str | None) -> str:
     """The comparison key of a name: ``clean``, NFKD, case-folded, combining marks (Mn, Me)
-    dropped, ı → i, spaces dropped, NFC. "José Pérez", "JOSE  PEREZ", "Jose\\u200b Perez"
-    and "jose perez" share "joseperez". Empty for an empty name (match nothing on an empty
-    key)."""
+    dropped, ı → i, spaces and punctuation (Unicode P*: apostrophes straight or curly,
+    hyphens, quotes, dots) dropped, NFC. "José Pérez", "JOSE  PEREZ", "Jose\\u200b Perez"
+    and "jose perez" share "joseperez"; "Saúl D’Alessandro" and "saul dalessandro",
+    "Zoë Ní Bhriain-Núñez" and "zoe ni bhriain nunez" match. Empty for an empty name (match
+    nothing on an empty key)."""
     text = unicodedata.normalize("NFKD", clean(value)).casefold()
     text = unicodedata.normalize("NFKD", text).translate(_KEY_LETTERS)
     text = "".join(
         ch
         for ch in text
-        if unicodedata.category(ch) not in ("Mn", "Me") and not ch.isspace() and not invisible(ch)
+        if unicodedata.category(ch) not in ("Mn", "Me")
+        and not unicodedata.category(ch).startswith("P")
+        and not ch.isspace()
+        and not invisible(ch)
     )
     return unicodedata.normalize("NFC", text)

@@ -42,9 +42,14 @@
       return;
     }
     var xhr = event.detail.xhr;
-    var text = event.type === "htmx:sendError" || !xhr || !xhr.status
-      ? document.body.getAttribute("data-offline")
-      : (document.body.getAttribute("data-send-failed") || "").replace("{status}", xhr.status);
+    var text;
+    if (event.type === "htmx:sendError" || !xhr || !xhr.status) {
+      text = document.body.getAttribute("data-offline");
+    } else if (xhr.status === 401) {
+      text = document.body.getAttribute("data-session-ended");
+    } else {
+      text = (document.body.getAttribute("data-send-failed") || "").replace("{status}", xhr.status);
+    }
     var note = form.querySelector("p.send-failed");
     if (!note) {
       note = document.createElement("p");

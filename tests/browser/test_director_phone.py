@@ -128,3 +128,24 @@ def test_a_save_that_gets_no_answer_says_so_and_keeps_what_was_typed(
     expect(page.locator("#mesa-1 .saved-mark")).to_be_visible()
     expect(page.locator("#mesa-1 .send-failed")).to_have_count(0)
     assert Result.objects.get(table__number=1, table__round__tournament=t).tantos_b == 45
+
+
+def test_a_save_after_the_session_ended_keeps_what_was_typed(
+    live_server, club, phone, login, expect
+):
+    page = phone
+    t = club["t"]
+    login(page)
+    page.goto(f"{live_server.url}/gestion/torneos/{t.slug}/ronda/1/")
+    page.context.clear_cookies(name="sessionid")
+    row = page.locator("#mesa-1")
+    row.locator("input[name=tantos_a]").fill("100")
+    row.locator("input[name=tantos_b]").fill("33")
+    row.get_by_role("button", name="Guardar mesa 1").click()
+    expect(page.locator("#mesa-1 .send-failed")).to_have_text(
+        "No se guardó: su sesión terminó. Entre de nuevo en otra pestaña y vuelva a guardar; "
+        "lo escrito sigue aquí."
+    )
+    expect(page.locator("#mesa-1 input[name=tantos_b]")).to_have_value("33")
+    expect(page.locator("form[action='/entrar/']")).to_have_count(0)
+    assert not Result.objects.filter(table__round__tournament=t, table__number=1).exists()

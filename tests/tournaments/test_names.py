@@ -633,3 +633,18 @@ def test_the_player_search_ignores_case_accents_spacing_and_invisible_characters
     page = director_client.get(reverse("manage:players"), {"q": query}).content.decode()
     assert "José Pérez" in page
     assert "Ana Ruiz" not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("stored", "typed"),
+    [
+        ("Saúl D’Alessandro", "saul d'alessandro"),
+        ("Zoë Ní Bhriain-Núñez", "ZOE NI BHRIAIN NUNEZ"),
+        ("Dolores «Lola» Echeverri", "dolores lola echeverri"),
+        ("Tomasa O'Keeffe", "Tomasa OKeeffe"),
+    ],
+)
+def test_punctuation_is_ignored_when_names_are_compared(stored, typed):
+    player = services.create_player(acting_user=None, full_name=stored)
+    assert services.similar_players(typed) == [player]

@@ -828,3 +828,53 @@ def test_round_robin_completes_a_schedule_it_started(director):
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
     created = services.generate_round_robin(acting_user=director, tournament=t)
     assert [r.number for r in created] == [2, 3]
+
+
+@pytest.mark.parametrize("system", ["domino", "swiss", "table"])
+def test_the_same_save_sent_twice_is_no_conflict_but_other_values_are(director, system):
+    """A copy of a save that already landed (its answer lost, a double tap) finds exactly its
+    own values stored: no error, nothing written again. Other values with the old version
+    are a conflict, as always."""
+    from tournaments.models import MatchResult, TableResult
+
+    t = services.create_tournament(
+        acting_user=director,
+        name=f"Copia {system}",
+        date=dt.date(2026, 3, 14),
+        system=system,
+        mode="single",
+    )
+    size = 4 if system == "table" else 2
+    entries = [
+        services.register_entry(
+            acting_user=director,
+            tournament=t,
+            players=[services.create_player(acting_user=director, full_name=f"Copia {system} {k}")],
+        )
+        for k in range(size)
+    ]
+    rnd = services.get_or_create_round(acting_user=director, tournament=t, number=1)
+    if system == "table":
+        table = services.seat_table(acting_user=director, round=rnd, number=1, seats=entries)
+        values = {"scores": {e.pk: vp for e, vp in zip(entries, (9, 7, 5, 3), strict=True)}}
+        other = {"scores": {e.pk: vp for e, vp in zip(entries, (9, 7, 5, 4), strict=True)}}
+        model = TableResult
+    else:
+        table = services.seat_table(
+            acting_user=director, round=rnd, number=1, sides=([entries[0]], [entries[1]])
+        )
+        if system == "domino":
+            values, other = {"tantos_a": 100, "tantos_b": 35}, {"tantos_a": 100, "tantos_b": 36}
+            model = Result
+        else:
+            values, other = {"games_a": 2, "games_b": 1}, {"games_a": 2, "games_b": 0}
+            model = MatchResult
+    services.record_result(acting_user=director, table=table, version=0, **values)
+    history = model.history.count()
+    again = services.record_result(acting_user=director, table=table, version=0, **values)
+    assert again == model.objects.get()
+    assert Table.objects.get(pk=table.pk).version == 1
+    assert model.history.count() == history
+    with pytest.raises(DomainError) as caught:
+        services.record_result(acting_user=director, table=table, version=0, **other)
+    assert caught.value.code == "stale_version"

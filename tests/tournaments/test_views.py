@@ -386,3 +386,59 @@ def test_the_pairings_page_of_a_round_that_cannot_be_made_says_so(
     assert response.redirect_chain[-1][0] == reverse("manage:tournament", args=[t.slug])
     shown = [m.message for m in response.context["messages"]]
     assert len(shown) == 1 and fragment in shown[0], shown
+
+
+def test_a_form_sent_after_the_session_ended_goes_back_to_its_page_after_login(client, director):
+    t = services.create_tournament(
+        acting_user=director, name="Copa Sesión", date=dt.date(2026, 5, 9)
+    )
+    page = reverse("manage:tournament", args=[t.slug])
+    action = reverse("manage:entry_add", args=[t.slug])
+    plain = client.post(action, {}, HTTP_REFERER=f"http://testserver{page}")
+    assert (plain.status_code, plain["Location"]) == (302, f"/entrar/?next={page}")
+    foreign = client.post(action, {}, HTTP_REFERER="https://evil.example/x/")
+    assert foreign["Location"] == "/entrar/?next=/gestion/"
+    htmx = client.post(action, {}, HTTP_HX_REQUEST="true")
+    assert (htmx.status_code, htmx.content) == (401, b"")
+    assert client.get(page)["Location"] == f"/entrar/?next={page}"
+
+
+def test_pairings_saved_from_a_form_opened_before_someone_else_paired_are_refused(
+    director_client, director
+):
+    t = services.create_tournament(
+        acting_user=director, name="Copa Pareo", date=dt.date(2026, 5, 9), mode="single"
+    )
+    e = [
+        services.register_entry(
+            acting_user=director,
+            tournament=t,
+            players=[services.create_player(acting_user=director, full_name=f"Pareo {k}")],
+        )
+        for k in range(4)
+    ]
+    url = reverse("manage:pairings", args=[t.slug, 1])
+    seen = director_client.get(url).context["seen"]
+    assert seen == "new"
+    # meanwhile another director pairs the round
+    services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+    )
+    mine = {"seen": seen, "t0_a1": e[0].pk, "t0_b1": e[2].pk, "t1_a1": e[1].pk, "t1_b1": e[3].pk}
+    response = director_client.post(url, mine, follow=True)
+    assert response.redirect_chain[-1][0] == url
+    shown = [m.message for m in response.context["messages"]]
+    assert shown == [
+        "Otro director cambió los emparejamientos de la ronda 1 mientras usted los editaba: no "
+        "se guardó nada. Vuelva a abrir la ronda, revise sus mesas y guarde de nuevo."
+    ]
+    table1 = Table.with_results().get(round__tournament=t, number=1)
+    assert table1.side_name("B") == e[1].name  # the other director's tables stand
+    # with the fingerprint of the round as it is now, the save goes through
+    mine["seen"] = response.context["seen"]
+    director_client.post(url, mine)
+    table1 = Table.with_results().get(round__tournament=t, number=1)
+    assert table1.side_name("B") == e[2].name

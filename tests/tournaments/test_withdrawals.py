@@ -876,3 +876,20 @@ def test_a_castigo_in_a_round_after_the_withdrawal_is_refused(director):
             acting_user=director, tournament=t, player=player, tantos=5, reason="Habló", round=where
         )
     assert Castigo.objects.filter(player=player).count() == 2
+
+
+@pytest.mark.django_db
+def test_the_same_withdrawal_twice_changes_nothing_the_second_time(director, client):
+    t, e = make(director, "domino", "single")
+    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
+    play(director, t, 1, **DOMINO_WIN_A)
+    first = services.drop_entry(acting_user=director, entry=e[5])
+    assert (first.already_withdrawn, first.dropped_after_round) == (False, 1)
+    history = Entry.history.filter(id=e[5].pk).count()
+    second = services.drop_entry(acting_user=director, entry=e[5])
+    assert (second.already_withdrawn, second.seat_changes) == (True, [])
+    assert Entry.history.filter(id=e[5].pk).count() == history
+    client.force_login(director)
+    response = client.post(reverse("manage:entry_drop", args=[t.slug, e[5].pk]), follow=True)
+    shown = [m.message for m in response.context["messages"]]
+    assert shown == [f"{e[5].name} ya se había retirado, después de la ronda 1."]

@@ -116,6 +116,11 @@ NUMBER_MESSAGES = {
 }
 
 
+def _quoted(text: str) -> str:
+    """Typed text for a message: as typed, or its first 20 characters and "…" when longer."""
+    return text if len(text) <= 20 else text[:20] + "…"
+
+
 def parse_int(value, field: str, *, kind: str = "tantos") -> int:
     """A whole number typed by a person: "120", " 120 ", "-5" (later refused as negative).
 
@@ -139,9 +144,9 @@ def parse_int(value, field: str, *, kind: str = "tantos") -> int:
     digits = text[1:] if text.startswith("-") else text
     if digits.isascii() and digits.isdigit():  # not "--5", "²" (int() fails)
         if len(digits) > 5 or int(digits) > MAX_SCORE:
-            raise ResultError("value_too_large", value=text[:20], max=MAX_SCORE)
+            raise ResultError("value_too_large", value=_quoted(text), max=MAX_SCORE)
         return int(text)
-    raise ResultError("not_integer", message=MESSAGES[not_integer], value=text[:20])
+    raise ResultError("not_integer", message=MESSAGES[not_integer], value=_quoted(text))
 
 
 def check_writable(tbl: Table, version) -> None:

@@ -36,21 +36,57 @@ def record_result(
     ``played_at`` orders a rated game in the ranking (systems whose results carry a time).
 
     Raises DomainError "stale_version", "round_closed", "table_empty", "wrong_system" (values
-    of another system) or the system's ``ResultError`` codes. Nothing is stored on error.
+    of another system) or the system's ``ResultError`` codes. Nothing is stored on error. A
+    stale ``version`` whose values are exactly the stored ones (the same save sent twice, or
+    its answer lost) is no error: the stored result is returned, nothing is written.
     Returns the stored result (the system's ``result_model``).
     """
     tbl = lock_table(table)
     t = tbl.round.tournament
-    check_writable(tbl, version)
     system = systems.of(t)
     unknown = set(values) - set(system.value_names())
     if unknown:
         raise DomainError("wrong_system")
+    try:
+        check_writable(tbl, version)
+    except DomainError as exc:
+        # A copy of a save that already landed (an answer lost on the way, a double tap):
+        # the table "changed" only by these very values, so there is nothing to do.
+        if exc.code == "stale_version" and _already_stored(system, tbl, t, values, played_at):
+            return system.result_of(tbl)
+        raise
     result = system.record(
         acting_user=acting_user, table=tbl, tournament=t, values=values, played_at=played_at
     )
     bump_version(tbl, acting_user)
     return result
+
+
+class _TryOnly(Exception):
+    """Leaves the savepoint of ``_already_stored``, undoing its trial save."""
+
+
+def _already_stored(system, tbl, t, values, played_at) -> bool:
+    """Whether saving ``values`` now would leave ``tbl``'s stored result exactly as it is: the
+    system's own ``record`` runs in a savepoint that is always rolled back (no history, no
+    version, no ledger replay remain), and the stored values before and after are compared
+    (``ScoringSystem.stored_values``). False when there is no result or the values are refused."""
+    before = system.result_of(tbl)
+    if before is None:
+        return False
+    stored = system.stored_values(tbl, before), getattr(before, "played_at", None)
+    try:
+        with transaction.atomic():
+            after = system.record(
+                acting_user=None, table=tbl, tournament=t, values=values, played_at=played_at
+            )
+            fresh = Table.objects.get(pk=tbl.pk)
+            trial = system.stored_values(fresh, after), getattr(after, "played_at", None)
+            raise _TryOnly(trial == stored)
+    except _TryOnly as outcome:
+        return bool(outcome.args[0])
+    except DomainError:
+        return False
 
 
 @transaction.atomic

@@ -5,6 +5,7 @@ the same rules."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ def set_pairings(
     round_number: int,
     tables: Sequence[tuple[Sequence[Entry], Sequence[Entry]]],
     seed: int | None = None,
+    seen: str | None = None,
 ) -> Round:
     """Set the tables of a round: ``tables`` is a list of (side A entries, side B entries), table 1 first.
 
@@ -44,7 +46,9 @@ def set_pairings(
     Raises DomainError "entry_twice", "side_size", "foreign_entry", "round_has_results",
     "round_closed", "no_tables", "invalid_round_number", "round_out_of_order" (a new round
     must be the one after the last: rounds are numbered 1, 2, 3 ... without gaps),
-    "round_beyond_planned" (a new round above the tournament's ``rounds_planned``).
+    "round_beyond_planned" (a new round above the tournament's ``rounds_planned``),
+    "stale_pairings" (``seen``, the round's ``pairing_fingerprint`` when the director opened
+    the form, is no longer the round's: someone else paired it meanwhile).
     """
     t = lock_tournament(tournament)
     if not systems.of(t).has_sides:
@@ -61,7 +65,12 @@ def set_pairings(
         for side_a, side_b in tables
     ]
     return _write_round(
-        acting_user=acting_user, t=t, round_number=round_number, layout=layout, seed=seed
+        acting_user=acting_user,
+        t=t,
+        round_number=round_number,
+        layout=layout,
+        seed=seed,
+        seen=seen,
     )
 
 
@@ -73,6 +82,7 @@ def set_seating(
     round_number: int,
     tables: Sequence[Sequence[Entry]],
     seed: int | None = None,
+    seen: str | None = None,
 ) -> Round:
     """Seat a round of a 3–4 player table game: ``tables`` lists each table's entries in seat
     order, table 1 first (SCORING.md §4, Seating). Unseated entries rest (byes).
@@ -93,7 +103,12 @@ def set_seating(
             raise DomainError("table_size_seating", size=len(seats), fewest=fewest, most=most)
     layout = [[(e, "A", pos) for pos, e in enumerate(seats, start=1)] for seats in tables]
     return _write_round(
-        acting_user=acting_user, t=t, round_number=round_number, layout=layout, seed=seed
+        acting_user=acting_user,
+        t=t,
+        round_number=round_number,
+        layout=layout,
+        seed=seed,
+        seen=seen,
     )
 
 
@@ -122,14 +137,40 @@ def _new_round(*, acting_user, t: Tournament, number: int) -> Round:
     return rnd
 
 
+def pairing_fingerprint(t: Tournament, number: int) -> str:
+    """A short digest of round ``number``'s tables, seats and byes as they are stored ("new"
+    before the round exists): the pairings form carries it, so that saving a form opened
+    before someone else paired the round is refused ("stale_pairings") instead of silently
+    replacing their tables. Two queries."""
+    rnd = Round.objects.filter(tournament=t, number=number).first()
+    if rnd is None:
+        return "new"
+    seats = list(
+        Seat.objects.filter(round=rnd)
+        .order_by("table__number", "side", "position")
+        .values_list("table__number", "side", "position", "entry_id")
+    )
+    byes = sorted(Bye.objects.filter(round=rnd).values_list("entry_id", flat=True))
+    return hashlib.sha256(repr((seats, byes)).encode()).hexdigest()[:16]
+
+
 def _write_round(
-    *, acting_user, t: Tournament, round_number: int, layout, seed: int | None
+    *,
+    acting_user,
+    t: Tournament,
+    round_number: int,
+    layout,
+    seed: int | None,
+    seen: str | None = None,
 ) -> Round:
     """Check and store a round's tables: ``layout`` is, per table, [(entry, side, position)].
     Entries of ``t`` left unseated (and not dropped) get a bye. Runs inside the caller's
-    transaction with ``t`` locked."""
+    transaction with ``t`` locked. ``seen``: the ``pairing_fingerprint`` the director saw
+    (None: no check)."""
     if not 1 <= int(round_number) <= 99:
         raise DomainError("invalid_round_number")
+    if seen is not None and seen != pairing_fingerprint(t, int(round_number)):
+        raise DomainError("stale_pairings", number=int(round_number))
     entry_ids = set(t.entries.values_list("pk", flat=True))
     dropped = dict(
         t.entries.filter(dropped_after_round__isnull=False).values_list("pk", "dropped_after_round")

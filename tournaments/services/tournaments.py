@@ -242,11 +242,16 @@ def drop_entry(*, acting_user, entry: Entry, after_round: int | None = None) -> 
     bye by the tournament's bye rule) in dominó pairs / mano a mano and Swiss, the others
     wait to be seated again with rotating partners, a table game of 4 plays on with 3.
 
-    Returns the entry, with ``seat_changes`` (``rounds.SeatChange`` list) saying what changed.
+    Returns the entry, with ``seat_changes`` (``rounds.SeatChange`` list) saying what changed
+    and ``already_withdrawn`` (True: it was withdrawn before, nothing changed).
     Raises DomainError "invalid_round_number" (``after_round`` not 0–99),
     "drop_before_played" (``after_round`` before a round it has played).
     """
     entry = lock_entry(entry)
+    entry.already_withdrawn = entry.dropped_after_round is not None
+    if entry.already_withdrawn:  # a second copy of the same withdrawal: nothing to do
+        entry.seat_changes = []
+        return entry
     played = last_round_played(entry)
     if after_round is not None:
         if not 0 <= int(after_round) <= 99:

@@ -221,6 +221,7 @@ class Domino(ScoringSystem):
             "tantos_a": result.tantos_a,
             "tantos_b": result.tantos_b,
             "ended_by_time": result.ended_by_time,
+            "forfeit": result.forfeit,
         }
 
     def stored_problem(self, tournament, *, tantos_a, tantos_b, ended_by_time, **_):

@@ -45,10 +45,9 @@ class Swiss(ScoringSystem):
         Tiebreak("ogw", _("por OGW"), "OGW %"),
         SORTEO,
     )
-    # xgettext:no-python-format
     order_hint = _(
-        "Orden: puntos de encuentro (3 ganado, 1 empate), OMW, GWP, OGW (mínimo 33 % cada "
-        "porcentaje), sorteo."
+        "Orden: puntos de encuentro (3 ganado, 1 empate), OMW, GWP, OGW (cada porcentaje, "
+        "mínimo 33 %), sorteo."
     )
     score_quantity = _("partidas")
     import_header = (

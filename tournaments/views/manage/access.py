@@ -18,12 +18,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import wraps
+from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from tournaments.errors import DomainError
@@ -34,11 +38,24 @@ from tournaments.permissions import can_enter_manage_area, can_manage
 def director_required(view):
     """Login required; then the user must be a director (group "Directores"), a superuser, or a
     director of at least one tournament. Each view then checks the object: ``managed_tournament``
-    (a tournament's own directors and superusers) or ``is_director`` (players, new tournaments)."""
+    (a tournament's own directors and superusers) or ``is_director`` (players, new tournaments).
 
-    @login_required
+    Logged out meanwhile (the session expired while a form was open): a page (GET) goes to the
+    login page and back; a form sent with HTMX gets 401 and no page, so the row keeps what was
+    typed and says why (static/js/forms.js); a plain form goes to the login page and then back
+    to the page it was sent from (the form's own address takes no GET)."""
+
     @wraps(view)
     def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            if request.method in ("GET", "HEAD"):
+                return redirect_to_login(request.get_full_path())
+            if request.htmx:
+                return HttpResponse(status=401)
+            back = request.headers.get("referer", "")
+            if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+                back = reverse("manage:home")
+            return redirect_to_login(urlsplit(back)._replace(scheme="", netloc="").geturl())
         if not can_enter_manage_area(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)

@@ -155,8 +155,12 @@ def pairings(request, slug, number):
                     round_number=number,
                     tables=tables,
                     seed=seed,
+                    seen=request.POST.get("seen") or None,
                 )
             except DomainError as exc:
+                if exc.code == "stale_pairings":  # show the round as it is now
+                    messages.error(request, exc.message)
+                    return redirect("manage:pairings", slug=t.slug, number=number)
                 error = exc.message
         if error is None:
             request.submission.saved(reverse("manage:round", args=[t.slug, number]))
@@ -206,6 +210,8 @@ def pairings(request, slug, number):
             "has_sides": system.has_sides,
             "seating_proposal": systems.SEATING_PROPOSAL in system.actions(t),
             "swiss_proposal": systems.SWISS_PROPOSAL in system.actions(t),
+            # the round as this form found it (a refused post keeps the one it was made from)
+            "seen": request.POST.get("seen") or services.pairing_fingerprint(t, number),
         },
         status=status,
     )

@@ -127,6 +127,19 @@ def result_save(request, slug, table_id):
                 )
         except DomainError as exc:
             error, status = exc.message, status_for(exc)
+    deleting = request.POST.get("action") == "delete"
+    if error and status == 409:
+        # Stale: the row shows what is stored now; what this director typed is only quoted in
+        # the message, so saving again means typing it again on purpose.
+        if deleting:
+            error = _("No se borró: {error}").format(error=error)
+        else:
+            error = "{error} {typed}".format(
+                error=error,
+                typed=_("Lo que escribiste: {values}.").format(
+                    values=system.typed_summary(request.POST)[:60]
+                ),
+            )
     if not request.htmx:
         if error:
             messages.error(
@@ -145,12 +158,7 @@ def result_save(request, slug, table_id):
         response.status_code = status
         return response
     if error and status == 409:
-        # Stale: the row shows what is stored now; what this director typed is only quoted in
-        # the message, so saving again means typing it again on purpose.
-        typed = _("Lo que escribiste: {values}.").format(
-            values=system.typed_summary(request.POST)[:60]
-        )
-        context = _row_context(fresh, t, error=f"{error} {typed}")
+        context = _row_context(fresh, t, error=error)  # what is stored now, the typed quoted
     elif error:
         context = _row_context(fresh, t, typed=request.POST, error=error)
     else:

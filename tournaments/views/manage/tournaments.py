@@ -182,7 +182,9 @@ def entry_drop(request, slug, entry_id):
             messages.success(request, _("{name} vuelve a emparejarse.").format(name=entry.name))
         else:
             entry = services.drop_entry(acting_user=request.user, entry=entry)
-            if entry.dropped_after_round:
+            if entry.already_withdrawn:
+                text = _("{name} ya se había retirado, después de la ronda {round}.")
+            elif entry.dropped_after_round:
                 text = _("{name} se retira después de la ronda {round}.")
             else:
                 text = _("{name} se retira sin haber jugado ninguna ronda.")
