@@ -71,7 +71,10 @@ def clean(value: str | None) -> str:
     space, NFC, trimmed (see the module's docstring). ``None`` or "" → "". A name made only of
     invisible characters and spaces comes out empty (the services then refuse it as
     "name_required"). Idempotent."""
-    text = _one_pass(value or "")
+    value = value or ""
+    if value.isascii() and value.isprintable():  # the common case: only spaces to collapse
+        return " ".join(value.split())
+    text = _one_pass(value)
     # NFC of a cleaned text is stable in practice; loop in case a Unicode oddity is not.
     for _ in range(3):
         again = _one_pass(text)

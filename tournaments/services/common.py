@@ -36,12 +36,17 @@ def lock_tournament(tournament) -> Tournament:
     return Tournament.objects.select_for_update(no_key=True).get(pk=pk)
 
 
+def _lock_tournament_of(**lookup) -> Tournament | None:
+    """The tournament that ``lookup`` reaches (``rounds=pk``, ``entries=pk``,
+    ``rounds__tables=pk``), locked (only its row), or None: one query."""
+    return Tournament.objects.select_for_update(no_key=True, of=("self",)).filter(**lookup).first()
+
+
 def lock_round(rnd) -> Round:
     """``rnd`` (a Round or its pk) locked after its tournament (steps 1–2 of the lock order),
-    with ``round.tournament`` the locked tournament. Raises Round.DoesNotExist."""
+    with ``round.tournament`` the locked tournament. Two queries. Raises Round.DoesNotExist."""
     pk = getattr(rnd, "pk", rnd)
-    tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=pk)
-    t = lock_tournament(tournament_id)
+    t = _lock_tournament_of(rounds=pk)
     locked = Round.objects.select_for_update(no_key=True).get(pk=pk)
     locked.tournament = t
     return locked
@@ -49,30 +54,33 @@ def lock_round(rnd) -> Round:
 
 def lock_entry(entry) -> Entry:
     """``entry`` (an Entry or its pk) locked after its tournament (the lock order's step 1,
-    then the entry), with ``entry.tournament`` the locked tournament. Raises Entry.DoesNotExist."""
+    then the entry), with ``entry.tournament`` the locked tournament. Two queries. Raises
+    Entry.DoesNotExist."""
     pk = getattr(entry, "pk", entry)
-    tournament_id = Entry.objects.values_list("tournament_id", flat=True).get(pk=pk)
-    t = lock_tournament(tournament_id)
+    t = _lock_tournament_of(entries=pk)
     locked = Entry.objects.select_for_update(no_key=True).get(pk=pk)
     locked.tournament = t
     return locked
 
 
 def lock_table(table: Table) -> Table:
-    """``table`` again, locked after its tournament and its round (the whole lock order), with
-    ``table.round`` and ``table.round.tournament`` the locked rows.
+    """``table`` again, locked after its tournament (the lock order's step 1), then with its
+    round (one statement: once the tournament is held nobody else can be waiting for either),
+    with ``table.round`` and ``table.round.tournament`` the locked rows. Two queries.
 
     Raises DomainError "table_removed" when the table no longer exists (the round was paired
     again, or the table deleted, while the director was looking at it)."""
     number = getattr(table, "number", "")
-    round_id = Table.objects.filter(pk=table.pk).values_list("round_id", flat=True).first()
-    if round_id is None:
+    t = _lock_tournament_of(rounds__tables=table.pk)
+    locked = (
+        Table.objects.select_for_update(no_key=True, of=("self", "round"))
+        .select_related("round")
+        .filter(pk=table.pk)
+        .first()
+    )
+    if t is None or locked is None:  # removed, maybe while this writer waited for the lock
         raise DomainError("table_removed", table=number)
-    rnd = lock_round(round_id)
-    locked = Table.objects.select_for_update(no_key=True).filter(pk=table.pk).first()
-    if locked is None:  # removed while this writer waited for the tournament's lock
-        raise DomainError("table_removed", table=number)
-    locked.round = rnd
+    locked.round.tournament = t
     return locked
 
 
