@@ -256,7 +256,9 @@ class Tournament(models.Model):
 
     def standings(self) -> list[StandingLine]:
         """The standings, best first, as ``StandingLine`` (row + entry): the scoring
-        system's (``systems.of(self).standings``), in a fixed number of queries."""
+        system's (``systems.of(self).standings``), in a fixed number of queries. A
+        ``systems.base.Standings`` list: its ``needs_correction`` names the stored results
+        left out because they no longer hold under the settings."""
         return systems.of(self).standings(self)
 
     def propose_pairings(self, round_number: int, *, seed: int):

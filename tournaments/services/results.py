@@ -62,10 +62,6 @@ def record_result(
     return result
 
 
-class _TryOnly(Exception):
-    """Leaves the savepoint of ``_already_stored``, undoing its trial save."""
-
-
 def _already_stored(system, tbl, t, values, played_at) -> bool:
     """Whether saving ``values`` now would leave ``tbl``'s stored result exactly as it is: the
     system's own ``record`` runs in a savepoint that is always rolled back (no history, no
@@ -82,11 +78,10 @@ def _already_stored(system, tbl, t, values, played_at) -> bool:
             )
             fresh = Table.objects.get(pk=tbl.pk)
             trial = system.stored_values(fresh, after), getattr(after, "played_at", None)
-            raise _TryOnly(trial == stored)
-    except _TryOnly as outcome:
-        return bool(outcome.args[0])
+            transaction.set_rollback(True)  # a trial only: undone when the block ends
     except DomainError:
         return False
+    return trial == stored
 
 
 @transaction.atomic

@@ -262,11 +262,22 @@ class ScoringSystem:
         """The keyword values ``stored_problem`` checks, read from a stored result."""
         return {}
 
+    def validate_values(self, tournament, **values) -> None:
+        """Refuse result values (whole numbers, as stored) that break the system's rules under
+        the tournament's present settings: raise ``ResultError``. ``record`` checks with it
+        before storing, ``stored_problem`` after a settings change or a hand edit."""
+
     def stored_problem(self, tournament, **values) -> str | None:
         """Why a stored result (its values, as ``gather`` reads them) does not hold under the
-        tournament's present settings, in words; None when it holds. A result stored before a
-        change, or by hand, is then left out of the standings and shown "needs correction"
-        instead of breaking the pages (``Standings.needs_correction``)."""
+        tournament's present settings (``validate_values``), in words; None when it holds. A
+        result stored before a change, or by hand, is then left out of the standings and shown
+        "needs correction" instead of breaking the pages (``Standings.needs_correction``)."""
+        from tournaments.errors import ResultError
+
+        try:
+            self.validate_values(tournament, **values)
+        except ResultError as exc:
+            return exc.message
         return None
 
     def columns(self, lines) -> list[Column]:

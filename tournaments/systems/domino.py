@@ -224,18 +224,15 @@ class Domino(ScoringSystem):
             "forfeit": result.forfeit,
         }
 
-    def stored_problem(self, tournament, *, tantos_a, tantos_b, ended_by_time, **_):
-        """Why a stored score sheet does not hold under the tournament's present settings
-        (SCORING.md §1, "Valid results": target, time limit), in words; None when it holds."""
+    def validate_values(self, tournament, *, tantos_a, tantos_b, ended_by_time, **_):
+        """A score sheet under the tournament's target and time limit (SCORING.md §1, "Valid
+        results"). Raises ResultError "no_time_limit" (by time without a time limit) or the
+        codes of ``scoring.domino.validate_result``."""
         if ended_by_time and not tournament.time_limit:
-            return ResultError("no_time_limit").message
-        try:
-            rules.validate_result(
-                tantos_a, tantos_b, target=tournament.target, ended_by_time=ended_by_time
-            )
-        except ResultError as exc:
-            return exc.message
-        return None
+            raise ResultError("no_time_limit")
+        rules.validate_result(
+            tantos_a, tantos_b, target=tournament.target, ended_by_time=ended_by_time
+        )
 
     def rank(self, tournament, inputs) -> list:
         return rules.standings(
@@ -307,9 +304,7 @@ class Domino(ScoringSystem):
             forfeit = True
         a = parse_int(tantos_a, "A")
         b = parse_int(tantos_b, "B")
-        if ended_by_time and not t.time_limit:
-            raise ResultError("no_time_limit")
-        rules.validate_result(a, b, target=t.target, ended_by_time=ended_by_time)
+        self.validate_values(t, tantos_a=a, tantos_b=b, ended_by_time=ended_by_time)
         result = self.result_of(table) or Result(table=table)
         result.tantos_a, result.tantos_b = a, b
         result.ended_by_time, result.forfeit = ended_by_time, forfeit

@@ -9,7 +9,6 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.errors import ResultError
 from tournaments.scoring import swiss as rules
 from tournaments.systems.base import (
     ROUND_ROBIN,
@@ -155,14 +154,10 @@ class Swiss(ScoringSystem):
             "games_drawn": result.games_drawn,
         }
 
-    def stored_problem(self, tournament, *, games_a, games_b, games_drawn, **_):
-        """Why a stored match does not hold under the tournament's present best-of
-        (SCORING.md §3), in words; None when it holds."""
-        try:
-            rules.validate_match(games_a, games_b, games_drawn, best_of=tournament.best_of)
-        except ResultError as exc:
-            return exc.message
-        return None
+    def validate_values(self, tournament, *, games_a, games_b, games_drawn, **_):
+        """A match under the tournament's best-of (SCORING.md §3). Raises the ResultError codes
+        of ``scoring.swiss.validate_match``."""
+        rules.validate_match(games_a, games_b, games_drawn, best_of=tournament.best_of)
 
     def rank(self, tournament, inputs) -> list:
         return rules.standings(inputs["entry_ids"], inputs["matches"], sorteo=inputs["sorteo"])
@@ -225,7 +220,7 @@ class Swiss(ScoringSystem):
         a = parse_int(values.get("games_a"), "A", kind="games")
         b = parse_int(values.get("games_b"), "B", kind="games")
         d = parse_int(drawn if drawn not in (None, "") else 0, gettext("empates"), kind="games")
-        rules.validate_match(a, b, d, best_of=tournament.best_of)
+        self.validate_values(tournament, games_a=a, games_b=b, games_drawn=d)
         result = self.result_of(table) or MatchResult(table=table)
         result.games_a, result.games_b, result.games_drawn = a, b, d
         result.entered_by = entered_by(acting_user)

@@ -128,14 +128,10 @@ class TableGame(ScoringSystem):
             "ended_by_time": result.ended_by_time,
         }
 
-    def stored_problem(self, tournament, *, scores, ended_by_time=False, **_):
-        """Why a stored table game does not hold (SCORING.md §4: every seat's VP a whole
-        number 0–``MAX_SCORE``), in words; None when it holds."""
-        try:
-            rules.validate_table(scores, ended_by_time=ended_by_time)
-        except ResultError as exc:
-            return exc.message
-        return None
+    def validate_values(self, tournament, *, scores, ended_by_time=False, **_):
+        """A table game's VP, one per seat, 3–4 seats (SCORING.md §4). Raises the ResultError
+        codes of ``scoring.table.validate_table``."""
+        rules.validate_table(scores, ended_by_time=ended_by_time)
 
     def rank(self, tournament, inputs) -> list:
         return rules.standings(
@@ -247,7 +243,7 @@ class TableGame(ScoringSystem):
             except ResultError as exc:  # the same error, told which seat it is
                 params = {**exc.params, "seat": seat.position, "name": seat.entry.name}
                 raise ResultError(exc.code, message=exc.template, **params) from exc
-        rules.validate_table(numbers, ended_by_time=ended_by_time)
+        self.validate_values(tournament, scores=numbers, ended_by_time=ended_by_time)
         for seat, value in zip(seats, numbers, strict=True):
             if seat.victory_points != value:
                 seat.victory_points = value
@@ -271,15 +267,13 @@ class TableGame(ScoringSystem):
         """Tournament points of each seat (seat order) of the stored result, or Nones."""
         result = self.result_of(table)
         seats = list(table.seats.all())
-        if (
-            result is not None
-            and all(s.victory_points is not None for s in seats)
-            and 3 <= len(seats) <= 4
-            and self.problem_of(table, table.round.tournament) is None
-        ):
-            return rules.tournament_points(
-                [s.victory_points for s in seats], ended_by_time=result.ended_by_time
-            )
+        if result is not None:
+            try:  # a result that no longer holds ("needs correction") gives no points
+                return rules.tournament_points(
+                    [s.victory_points for s in seats], ended_by_time=result.ended_by_time
+                )
+            except ResultError:
+                pass
         return [None] * len(seats)
 
     def row_fields(self, table, tournament, typed):
