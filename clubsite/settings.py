@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "simple_history",
     "axes",
+    "django_tasks_db",
     "tournaments",
     "rankings",
 ]
@@ -145,6 +146,22 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # The cache is shared by every app server: the database (table made by `manage.py
 # createcachetable`) unless DJANGO_CACHE_URL names a Redis server (pip install '.[redis]').
 CACHES = {"default": env_cache("DJANGO_CACHE_URL")}
+
+# Background work (Django's tasks framework): ledger replays and long imports are tasks, run by
+# `manage.py db_worker` (django-tasks-db: the tasks wait in this same database, no broker).
+# DJANGO_TASKS_BACKEND=immediate runs them inside the request instead (no worker needed);
+# docs/scale-out.md says how to run them on Celery or RQ.
+TASKS_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+TASKS = {
+    "default": {
+        "BACKEND": TASKS_BACKENDS[
+            env_choice("DJANGO_TASKS_BACKEND", "database", list(TASKS_BACKENDS), example="database")
+        ]
+    }
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

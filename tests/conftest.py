@@ -28,6 +28,26 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 
 @pytest.fixture(scope="session", autouse=True)
+def tasks_run_at_once():
+    """Background tasks (ledger replays, long imports) run inside the request in tests, on
+    Django's immediate backend, so a test sees the ranking of what it just saved. The tests of
+    the real worker (tests/rankings/test_worker.py) start ``manage.py db_worker`` in a process
+    of its own, with the database backend."""
+    from asgiref.local import Local
+    from django.tasks import task_backends
+
+    def reset():
+        task_backends.__dict__.pop("settings", None)
+        task_backends._connections = Local(task_backends.thread_critical)
+
+    immediate = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    with override_settings(TASKS=immediate):
+        reset()
+        yield
+    reset()
+
+
+@pytest.fixture(scope="session", autouse=True)
 def compiled_translations():
     """The .mo files are build output: compile locale/*/django.po once per run (polib), so
     ``pytest`` alone works on a fresh checkout, then drop any catalogue Django cached before."""
