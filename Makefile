@@ -1,4 +1,5 @@
-# The two commands of README.md:  make demo   (set up + serve the demo on http://127.0.0.1:8000)
+# The two commands of README.md:  make demo   (set up + serve the demo on http://127.0.0.1:8000,
+#                                               with the background worker beside it)
 #                                 make test   (set up + run the whole test suite)
 PYTHON ?= python3
 VENV   := .venv
@@ -28,6 +29,10 @@ demo: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
+	@# The background worker (ledger replays, long imports) beside the web server; both stop
+	@# together (Ctrl-C).
+	$(PY) manage.py db_worker --interval 0.5 --no-reload --verbosity 0 & WORKER=$$!; \
+	trap 'kill $$WORKER 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST)
 
 # The browser tests (tests/browser/) drive the distribution's Chromium through Playwright, which

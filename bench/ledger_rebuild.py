@@ -74,7 +74,6 @@ def one_more_result(date: dt.date = dt.date(2026, 12, 30)):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from rankings import signals
     from tournaments import services
 
     t = services.create_tournament(
@@ -97,7 +96,6 @@ def one_more_result(date: dt.date = dt.date(2026, 12, 30)):
         acting_user=None, tournament=t, round_number=1, tables=[([entries[0]], [entries[1]])]
     )
     table = rnd.tables.get()
-    signals.run_pending()
     started = time.perf_counter()
     with CaptureQueriesContext(connection) as ctx:
         services.record_result(

@@ -8,14 +8,30 @@ computed once per change of the data, not once per phone.
 
 Freshness (correctness first: a cached page never shows a stale result after a save):
 
-* Every key contains the **data generation**, a random token kept in the shared cache under
-  ``GENERATION_KEY``. Any committed change of what a public page can show draws a new token
-  (``changed``): saves of the tournaments' and players' models through their signals
-  (``connect_signals``: services, CSV imports, the Django admin, the shell alike), and the few
-  bulk writes that send no signal call ``changed()`` themselves (ledger replays, restore,
-  the data generator). The new token is drawn when the transaction commits (once per
-  transaction), before the view that saved returns its answer, so every request that starts
-  after a save is answered from the new data.
+* Every key contains the **generations of the scopes** the page's data comes from: random
+  tokens kept in the shared cache (``generation_key``), read in ONE round trip
+  (``generations``: one query on the database cache, so a hit still costs one query). The
+  scopes: ``ALL`` (in every key: players' names, the club's restore, the data generator),
+  ``tournament_scope(slug)`` (one tournament's pages: detail, standings and their CSV, rounds,
+  printable sheets, "find my table"), ``CLUB`` (the lists: home and tournament list, which
+  show each tournament's name, dates, venue, system, status, entry count and current round)
+  and ``RANKING`` (the ranking and its CSV, the player pages and their CSV, the home page's
+  top ten). Each view names its scopes (``public_page(scopes=...)``).
+* Any committed change draws a new token for the scopes whose pages show it (``changed``):
+  saves and deletions seen through the models' signals (``connect_signals``, one ``Rule`` per
+  model: services, CSV imports, the Django admin, the shell alike), and the bulk writes that
+  send no signal call ``changed(...)`` themselves (ledger replays: ``RANKING``; restore and
+  the data generator: ``ALL``). The tokens are drawn when the transaction commits (one per
+  scope per transaction, one ``set_many``), before the view that saved returns its answer,
+  so every request that starts after a save is answered from the new data. A row whose
+  tournament cannot be told (moved to another one, gone) changes ``ALL``.
+* A tournament's scope is keyed by its slug, what its views receive: a hit needs no query to
+  find the tournament. The signals find the slug from the related rows the saved row carries
+  (no query on the services' paths), else with one query per round or tournament per
+  transaction (``_Slugs``); a tournament whose slug changes renews the old slug's scope too.
+* A scope without a token yet (first request, cache emptied or evicted) gets one only when a
+  page of it is stored, after the page was computed, and only if no save drew one meanwhile:
+  an address typed at random adds nothing to the cache.
 * A key also contains the deployed code's mark (``deploy_mark``), the full path with its
   query, HTMX partial or whole page, the language, the host and the local date, so pages that
   differ in any of them never share an entry.
@@ -41,13 +57,14 @@ import logging
 import threading
 import uuid
 from collections import OrderedDict
-from functools import wraps
+from dataclasses import dataclass
+from functools import cached_property, partial, wraps
 from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_init, post_save
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -59,7 +76,6 @@ from clubsite.routers import use_replica
 
 log = logging.getLogger(__name__)
 
-GENERATION_KEY = "clubsite:pages:generation"
 PAGE_KEY_PREFIX = "clubsite:page:"
 PAGE_TIMEOUT = 600  # seconds
 MAX_BODY = 8 * 1024 * 1024  # bytes: a larger page is served but not stored
@@ -81,56 +97,372 @@ def _cache():
     return caches["default"]
 
 
-# --- generation ---------------------------------------------------------------------------------
+# --- scopes and generations ---------------------------------------------------------------------
+
+#: Every page: players' names, the club's restore, the data generator.
+ALL = "all"
+#: The lists of tournaments: the home page and the tournament list.
+CLUB = "club"
+#: The ranking, its CSV, the player pages and their CSV, and the home page's top ten.
+RANKING = "ranking"
+#: The cache key of ``ALL``'s generation; another scope's is this key, ":" and the scope.
+GENERATION_KEY = "clubsite:pages:generation"
+#: A scope longer than this is hashed in its cache key (a slug typed in a URL can be long).
+_LONG_SCOPE = 100
 
 
-def generation() -> str:
-    """The current data generation: a 32-character hex token from the shared cache, drawn
-    anew when missing (first request, cache emptied or expired)."""
-    token = _cache().get(GENERATION_KEY)
+def tournament_scope(slug: str) -> str:
+    """The scope of one tournament's pages: ``"tournament:<slug>"``. Keyed by the slug, which
+    is what the views receive: a hit needs no query to find the tournament's id."""
+    return f"tournament:{slug}"
+
+
+def tournament_pages(request, slug, *args, **kwargs) -> list[str]:
+    """``scopes`` of a tournament's page (views whose first argument is the tournament's
+    slug): ``[tournament_scope(slug)]``."""
+    return [tournament_scope(slug)]
+
+
+def generation_key(scope: str) -> str:
+    """The shared cache's key of ``scope``'s generation (``ALL``: ``GENERATION_KEY``)."""
+    if scope == ALL:
+        return GENERATION_KEY
+    if len(scope) > _LONG_SCOPE:
+        scope = "sha256:" + hashlib.sha256(scope.encode()).hexdigest()
+    return f"{GENERATION_KEY}:{scope}"
+
+
+def generations(scopes) -> dict[str, str | None]:
+    """The current generation of each of ``scopes`` (32 hex digits; None where the shared
+    cache holds none: never drawn, emptied or evicted), in ONE cache round trip
+    (``get_many``: one query on the database cache). Draws nothing."""
+    keys = {scope: generation_key(scope) for scope in scopes}
+    found = _cache().get_many(list(keys.values()))
+    return {scope: found.get(key) for scope, key in keys.items()}
+
+
+def generation(scope: str = ALL) -> str:
+    """The current generation of ``scope`` (default ``ALL``): a 32-character hex token from
+    the shared cache, drawn anew when missing."""
+    key = generation_key(scope)
+    token = _cache().get(key)
     if token is None:
-        _cache().add(GENERATION_KEY, uuid.uuid4().hex, None)
-        token = _cache().get(GENERATION_KEY) or uuid.uuid4().hex
+        _cache().add(key, uuid.uuid4().hex, None)
+        token = _cache().get(key) or uuid.uuid4().hex
     return token
 
 
-def _new_generation() -> None:
+def _draw(scopes) -> None:
+    """A new token for each of ``scopes`` (``ALL`` alone when among them: it changes every
+    key), in one ``set_many``. A cache server that is down is logged: the save stands, and the
+    entries expire (``PAGE_TIMEOUT``)."""
+    scopes = {ALL} if ALL in scopes else set(scopes)
     try:
-        _cache().set(GENERATION_KEY, uuid.uuid4().hex, None)
-    except Exception:  # the cache server is down: the save stands; entries expire (PAGE_TIMEOUT)
-        log.exception("page cache: could not draw a new data generation")
+        _cache().set_many({generation_key(s): uuid.uuid4().hex for s in scopes}, None)
+    except Exception:
+        log.exception("page cache: could not draw new generations for %s", sorted(scopes))
 
 
-def changed(using: str | None = None) -> None:
-    """Record that data shown by public pages changed: a new generation once the transaction
-    running on ``using`` commits (at most one per transaction, however many rows it wrote;
-    none if it rolls back), or at once outside a transaction.
+class _Draw:
+    """The commit hook of one transaction: the scopes it changed (drawn anew when it commits)
+    and the tournament slugs its signals looked up (``_Slugs``)."""
 
-    Until the commit, other readers see the old rows and the old generation, which agree; the
-    commit hook runs before the saving view answers (``transaction.on_commit``)."""
+    __slots__ = ("index", "known", "scopes")
+
+    def __init__(self):
+        self.scopes: set[str] = set()
+        self.known: dict[tuple[str, int], tuple[object, tuple]] = {}
+        self.index = -1  # its place in the connection's run_on_commit
+
+    def __call__(self) -> None:
+        _draw(self.scopes)
+
+
+#: Per thread (a connection is per thread): the last ``_Draw`` registered on each database.
+_threads = threading.local()
+
+
+def _pending(connection) -> _Draw:
+    """The ``_Draw`` of the transaction running on ``connection`` (in an atomic block),
+    registered with ``on_commit`` (robust) the first time. One that is no longer among the
+    connection's commit hooks (committed, rolled back with its savepoint) is not reused.
+    Constant time when nothing was rolled back since: checked by its place in the list."""
+    draws = getattr(_threads, "draws", None)
+    if draws is None:
+        draws = _threads.draws = {}
+    hooks = connection.run_on_commit
+    draw = draws.get(connection.alias)
+    if draw is not None:
+        if 0 <= draw.index < len(hooks) and hooks[draw.index][1] is draw:
+            return draw
+        for index, hook in enumerate(hooks):  # a savepoint's rollback moved it
+            if hook[1] is draw:
+                draw.index = index
+                return draw
+    draw = _Draw()
+    transaction.on_commit(draw, using=connection.alias, robust=True)
+    draw.index = len(connection.run_on_commit) - 1
+    draws[connection.alias] = draw
+    return draw
+
+
+def changed(*scopes: str, using: str | None = None) -> None:
+    """Record that data shown by the pages of ``scopes`` changed (none: ``ALL``, every page):
+    a new generation of each once the transaction running on ``using`` commits (at most one
+    per scope per transaction, however many rows it wrote; none if it rolls back), or at once
+    outside a transaction.
+
+    Until the commit, other readers see the old rows and the old generations, which agree; the
+    commit hook runs before the saving view answers (``transaction.on_commit``, robust)."""
+    scopes = scopes or (ALL,)
     connection = transaction.get_connection(using)
-    if connection.in_atomic_block and any(
-        hook[1] is _new_generation for hook in connection.run_on_commit
-    ):
+    if not connection.in_atomic_block:
+        transaction.on_commit(partial(_draw, frozenset(scopes)), using=using, robust=True)
         return
-    transaction.on_commit(_new_generation, using=using, robust=True)
+    _pending(connection).scopes.update(scopes)
 
 
-def _model_changed(sender, instance=None, using=None, **kwargs) -> None:
-    changed(using)
+# --- which scopes a saved row changes -----------------------------------------------------------
+
+#: ``Rule.tournament`` of the Tournament model itself.
+SELF = "self"
+#: ``Rule.club``: only when a row is added or removed (a count or a completeness changes).
+ADDED_OR_REMOVED = "added or removed"
+
+
+class _Unset:
+    """A watched field that was deferred when its row was loaded: unknown, so "changed"."""
+
+    __slots__ = ()
+
+    def __reduce__(self):  # copies and pickles are this same object
+        return "_UNSET"
+
+
+_UNSET = _Unset()
+_SEEN = "_pagecache_seen"  # instance attribute: the watched values as loaded or last saved
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The scopes a saved, deleted or linked row of a model changes (``connect_signals``).
+
+    ``tournament``: the field that leads to its tournament, whose scope it changes ("table",
+    "round", "tournament"; ``SELF`` for the Tournament model); None: every page (``ALL``).
+    ``club``: True: also ``CLUB`` on every write; ``ADDED_OR_REMOVED``: on additions and
+    deletions only. ``ranking``: True: also ``RANKING`` on every write; a tuple of field names:
+    on deletions and on saves that change one of them. A row moved to another tournament
+    (``tournament``'s field changed since it was loaded) changes ``ALL``; a tournament whose
+    slug changed changes its old slug's scope too."""
+
+    tournament: str | None = None
+    club: bool | str = False
+    ranking: bool | tuple[str, ...] = False
+
+    @cached_property
+    def watched(self) -> tuple[str, ...]:
+        """The attributes remembered when a row is loaded or saved, to tell what a save changed."""
+        names = []
+        if self.tournament == SELF:
+            names.append("slug")
+        elif self.tournament is not None:
+            names.append(f"{self.tournament}_id")
+        if isinstance(self.ranking, tuple):
+            names += [n for n in self.ranking if n not in names]
+        return tuple(names)
+
+
+_rules: dict[type, Rule] = {}
+#: From a field that leads toward a tournament, the field of the row it leads to.
+_NEXT_HOP = {"table": "round", "round": "tournament", "tournament": SELF}
+
+
+class _Slugs:
+    """Finds the slug of the tournament a row belongs to: from the related rows the instance
+    carries (no query), else from what this transaction already looked up, else with one
+    query that also notes every table (or round) of the same round (or tournament), so a
+    cascade over a round's tables costs one query, not one per table.
+
+    What is noted lives with the transaction's ``_Draw`` and is trusted only inside the
+    savepoint where it was read (or a savepoint within it): a row read in a savepoint that
+    rolled back may have been replaced by another with the same id."""
+
+    def __init__(self, using):
+        self.using = using
+        connection = transaction.get_connection(using)
+        self.known = _pending(connection).known if connection.in_atomic_block else {}
+        self.sids = tuple(connection.savepoint_ids)
+
+    def get(self, kind: str, pk):
+        hit = self.known.get((kind, pk))
+        if hit is not None and hit[1] == self.sids[: len(hit[1])]:
+            return hit[0]
+        return None
+
+    def note(self, kind: str, pk, value) -> None:
+        self.known[(kind, pk)] = (value, self.sids)
+
+    def of(self, instance, hop: str) -> str | None:
+        """The slug of ``instance``'s tournament, reached through its field ``hop``."""
+        if hop == SELF:
+            return self.get("tournament", instance.pk) or instance.slug
+        field = instance._meta.get_field(hop)
+        target = getattr(instance, field.attname)
+        if target is None:
+            return None
+        if field.is_cached(instance):
+            related = field.get_cached_value(instance)
+            if related is not None:
+                return self.of(related, _NEXT_HOP[hop])
+        return self.by_id(field.related_model, hop, target)
+
+    def by_id(self, model, hop: str, pk) -> str | None:
+        """The slug of the tournament of row ``pk`` of ``model``, the model field ``hop``
+        leads to (a Table for "table", a Round for "round", a Tournament for "tournament")."""
+        tournament_id = pk if hop == "tournament" else self.get(hop, pk)
+        if tournament_id is None:
+            tournament_id = self._look_up(model, hop, pk)
+            if tournament_id is None:
+                return None
+        slug = self.get("tournament", tournament_id)
+        if slug is None:
+            while hop != "tournament":  # to the Tournament model
+                model = model._meta.get_field(_NEXT_HOP[hop]).related_model
+                hop = _NEXT_HOP[hop]
+            if self._look_up(model, "tournament", tournament_id) is not None:
+                slug = self.get("tournament", tournament_id)
+        return slug
+
+    def _look_up(self, model, hop: str, pk):
+        """One query for row ``pk`` of ``model`` (the model ``hop`` leads to), noting what it
+        finds: a tournament's slug; or the tournament (id and slug) of a table or round and of
+        every row with the same parent (the tables of its round, and that round; the rounds
+        of its tournament). Returns the tournament's id; None when the row is gone."""
+        rows = model._base_manager.using(self.using)
+        if hop == "tournament":
+            slug = rows.filter(pk=pk).values_list("slug", flat=True).first()
+            if slug is None:
+                return None
+            self.note("tournament", pk, slug)
+            return pk
+        parent = _NEXT_HOP[hop]
+        parent_field = model._meta.get_field(parent)
+        siblings = f"{parent}__{parent_field.related_query_name()}"
+        path, step = parent, parent
+        while step != "tournament":
+            step = _NEXT_HOP[step]
+            path += f"__{step}"
+        found = None
+        for row_pk, parent_pk, tournament_id, slug in rows.filter(**{siblings: pk}).values_list(
+            "pk", parent_field.attname, f"{path}__pk", f"{path}__slug"
+        ):
+            self.note(hop, row_pk, tournament_id)
+            if parent != "tournament":  # the round of these tables
+                self.note(parent, parent_pk, tournament_id)
+            self.note("tournament", tournament_id, slug)
+            if row_pk == pk:
+                found = tournament_id
+        return found
+
+
+def _watched_values(instance, rule: Rule) -> tuple:
+    values = instance.__dict__
+    return tuple(values.get(name, _UNSET) for name in rule.watched)
+
+
+def _remember_loaded(sender, instance, **kwargs) -> None:
+    """post_init: remember the watched values a row was loaded (or built) with."""
+    instance.__dict__[_SEEN] = _watched_values(instance, _rules[sender])
+
+
+def scopes_of(rule: Rule, instance, event: str, using=None) -> list[str]:
+    """The scopes that ``event`` ("created", "updated", "deleted" or "linked": a
+    many-to-many change) of ``instance`` changes under ``rule``. ``ALL`` when its tournament
+    cannot be told (no rule, moved to another tournament, row gone)."""
+    if rule.tournament is None:
+        return [ALL]
+    now = _watched_values(instance, rule)
+    differ: set[str] = set()
+    before = dict.fromkeys(rule.watched, _UNSET)
+    if event in ("updated", "deleted"):
+        before.update(zip(rule.watched, instance.__dict__.get(_SEEN, ()), strict=False))
+        differ = {
+            name
+            for name, after in zip(rule.watched, now, strict=True)
+            if before[name] is _UNSET or before[name] != after
+        }
+    if event in ("created", "updated"):
+        instance.__dict__[_SEEN] = now
+    slugs = _Slugs(using)
+    scopes = []
+    if rule.tournament == SELF:
+        if "slug" in differ:  # its pages under the old address change too
+            if before["slug"] is _UNSET:
+                return [ALL]
+            scopes.append(tournament_scope(before["slug"]))
+        if instance.slug is None:
+            return [ALL]
+        slugs.note("tournament", instance.pk, instance.slug)
+        slug = instance.slug
+    else:
+        if f"{rule.tournament}_id" in differ:  # moved: from which tournament is not known
+            return [ALL]
+        slug = slugs.of(instance, rule.tournament)
+        if slug is None:
+            return [ALL]
+    scopes.append(tournament_scope(slug))
+    if rule.club is True or (rule.club == ADDED_OR_REMOVED and event in ("created", "deleted")):
+        scopes.append(CLUB)
+    if rule.ranking is True or (
+        isinstance(rule.ranking, tuple)
+        and (event == "deleted" or (differ and differ & set(rule.ranking)))
+    ):
+        scopes.append(RANKING)
+    return scopes
+
+
+def _saved(sender, instance, created=False, using=None, **kwargs) -> None:
+    event = "created" if created else "updated"
+    changed(*scopes_of(_rules[sender], instance, event, using), using=using)
+
+
+def _deleted(sender, instance, using=None, **kwargs) -> None:
+    changed(*scopes_of(_rules[sender], instance, "deleted", using), using=using)
+
+
+def _linked(sender, instance, action=None, using=None, **kwargs) -> None:
+    if not action.startswith("post_"):
+        return
+    rule = _rules.get(type(instance))
+    if rule is None:  # the other side of the link (a user's tournaments): which ones is not told
+        changed(ALL, using=using)
+        return
+    changed(*scopes_of(rule, instance, "linked", using), using=using)
 
 
 def connect_signals(models) -> None:
-    """Draw a new generation whenever a row of ``models`` is saved or deleted, or one of their
-    many-to-many links changes. Called by the apps' ``ready()`` with the models the public
-    pages show; the ledger (bulk writes, no signals) calls ``changed()`` itself."""
-    for model in models:
+    """Draw new generations whenever a row of ``models`` is saved or deleted, or one of their
+    many-to-many links changes. ``models``: a mapping model → ``Rule`` (the scopes its rows
+    change), or an iterable of models, each changing ``ALL``. Called by the apps' ``ready()``
+    with the models the public pages show; bulk writes (no signals) call ``changed`` themselves.
+
+    The models whose ``Rule`` watches fields also get a post_init receiver (it remembers the
+    watched values each row is loaded with: a save tells a move or a renamed slug from them
+    without a query)."""
+    if not isinstance(models, dict):
+        models = dict.fromkeys(models, Rule())
+    for model, rule in models.items():
+        _rules[model] = rule
         uid = f"clubsite.pagecache:{model._meta.label}"
-        post_save.connect(_model_changed, sender=model, dispatch_uid=uid + ":save")
-        post_delete.connect(_model_changed, sender=model, dispatch_uid=uid + ":delete")
+        post_save.connect(_saved, sender=model, dispatch_uid=uid + ":save")
+        post_delete.connect(_deleted, sender=model, dispatch_uid=uid + ":delete")
+        if rule.watched:
+            post_init.connect(_remember_loaded, sender=model, dispatch_uid=uid + ":init")
+        else:
+            post_init.disconnect(sender=model, dispatch_uid=uid + ":init")
         for field in model._meta.local_many_to_many:
             m2m_changed.connect(
-                _model_changed,
+                _linked,
                 sender=field.remote_field.through,
                 dispatch_uid=f"{uid}:{field.name}",
             )
@@ -173,16 +505,17 @@ def _shared_request(request) -> bool:
     )
 
 
-def page_key(request) -> str:
-    """The cache key (64 hex digits) of the page ``request`` asks for, as explained above."""
+def page_key(request, tokens: dict[str, str]) -> str:
+    """The cache key (64 hex digits) of the page ``request`` asks for, with ``tokens`` (scope
+    → its current generation, ``ALL`` first), as explained above."""
     parts = (
-        generation(),
         deploy_mark(),
         request.get_host(),
         request.get_full_path(),
         "partial" if request.headers.get("HX-Request") == "true" else "page",
         get_language(),
         timezone.localdate().isoformat(),
+        *(f"{scope}={token}" for scope, token in tokens.items()),
     )
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
@@ -236,21 +569,47 @@ def clear_local() -> None:
         _local.clear()
 
 
-def cached_page(view):
+def _declared(scopes):
+    """``scopes`` as given to the decorators → a callable giving the page's scopes, ``ALL``
+    first, each once."""
+    if callable(scopes):
+        return lambda request, args, kwargs: list(
+            dict.fromkeys((ALL, *scopes(request, *args, **kwargs)))
+        )
+    fixed = list(dict.fromkeys((ALL, *(scopes or ()))))
+    return lambda request, args, kwargs: fixed
+
+
+def cached_page(view=None, *, scopes=None):
     """Decorator for a public page: for anonymous readers, answer from the page cache when it
-    holds this page of the current generation, else render and store it; either way the answer
-    carries the key as its ETag, and a conditional GET that names it gets a 304. Logged-in
-    users (whose pages differ: director links, private drafts) always get a fresh render."""
+    holds this page of the current generations of its scopes, else render and store it;
+    either way the answer carries the key as its ETag, and a conditional GET that names it gets
+    a 304. Logged-in users (whose pages differ: director links, private drafts) always get a
+    fresh render.
+
+    ``scopes``: what the page shows besides ``ALL`` (always in the key): a list of scopes, or
+    a callable ``(request, *args, **kwargs) -> list[str]`` called with the view's arguments
+    (``tournament_pages``). ``@cached_page`` without arguments: ``ALL`` only, for a page that
+    shows no club data (a page that shows any must name its scopes, or it would change only
+    with ``ALL``). The wrapper's ``page_scopes`` is ``scopes`` as given (None: not given)."""
+    if view is None:
+        return partial(cached_page, scopes=scopes)
+    declared = _declared(scopes)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not enabled() or not _shared_request(request):
             return view(request, *args, **kwargs)
         try:
-            key = page_key(request)
-            etag = f'"{key[:40]}"'
-            not_modified = etag in parse_etags(request.headers.get("If-None-Match", ""))
-            entry = None if not_modified else _get(key)
+            tokens = generations(declared(request, args, kwargs))
+            missing = [scope for scope, token in tokens.items() if token is None]
+            key = etag = entry = None
+            not_modified = False
+            if not missing:
+                key = page_key(request, tokens)
+                etag = f'"{key[:40]}"'
+                not_modified = etag in parse_etags(request.headers.get("If-None-Match", ""))
+                entry = None if not_modified else _get(key)
         except Exception:  # the cache server is down: every page is computed, as without cache
             log.exception("page cache: unavailable")
             return view(request, *args, **kwargs)
@@ -265,13 +624,25 @@ def cached_page(view):
                 response[name] = value
         else:
             # A page that may be stored is computed from the primary, never from a lagging
-            # read replica: stored under the current generation, a replica's older data would
-            # outlive the save that drew it (docs/scale-out.md).
+            # read replica: stored under the current generations, a replica's older data would
+            # outlive the save that drew them (docs/scale-out.md).
             with use_replica(False):
                 response = view(request, *args, **kwargs)
             if not _storable(request, response):
                 return response
             try:
+                if missing:
+                    # A scope without a generation (first request, cache emptied): one is
+                    # drawn only for a page that is stored (an address typed at random adds
+                    # nothing to the cache), and after the page was computed: stored only
+                    # if no save drew one meanwhile (``add`` then fails), else the page
+                    # could be older than that save.
+                    for scope in missing:
+                        tokens[scope] = uuid.uuid4().hex
+                        if not _cache().add(generation_key(scope), tokens[scope], None):
+                            return response
+                    key = page_key(request, tokens)
+                    etag = f'"{key[:40]}"'
                 _put(key, response)
             except Exception:
                 log.exception("page cache: could not store a page")
@@ -279,6 +650,7 @@ def cached_page(view):
         response["ETag"] = etag
         return response
 
+    wrapper.page_scopes = scopes
     return wrapper
 
 
@@ -294,13 +666,17 @@ def _revalidate(response, request):
     return response
 
 
-def public_page(view):
-    """Decorator for every public page (tournaments, ranking, glossary): ``cached_page`` and
-    the Cache-Control of ``_revalidate``."""
-    cached = cached_page(view)
+def public_page(view=None, *, scopes=None):
+    """Decorator for every public page (tournaments, ranking, glossary): ``cached_page`` with
+    these ``scopes`` and the Cache-Control of ``_revalidate``. ``@public_page(scopes=...)``;
+    bare ``@public_page``: ``ALL`` only (see ``cached_page``)."""
+    if view is None:
+        return partial(public_page, scopes=scopes)
+    cached = cached_page(view, scopes=scopes)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         return _revalidate(cached(request, *args, **kwargs), request)
 
+    wrapper.page_scopes = scopes
     return wrapper

@@ -7,6 +7,7 @@ DJANGO_ALLOWED_HOSTS.
 
 import datetime
 import os
+import tempfile
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -162,6 +163,15 @@ TASKS = {
         ]
     }
 }
+
+# Where a running import writes its progress on SQLite (tournaments/progress.py: the import holds
+# the database's write lock, so the count goes to a small JSON file per job that the import
+# page reads). The web server and `manage.py db_worker` must see the same directory: set
+# DJANGO_TASK_PROGRESS_DIR when they run with private temporary directories (systemd PrivateTmp).
+# PostgreSQL keeps the count in the job's row instead.
+TASK_PROGRESS_DIR = Path(
+    os.environ.get("DJANGO_TASK_PROGRESS_DIR") or Path(tempfile.gettempdir()) / "clubsite-progress"
+)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

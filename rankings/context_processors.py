@@ -1,4 +1,5 @@
-"""Template context for every page: the ranking's health for directors (``rankings.health``)."""
+"""Template context for every page: the ranking's health for directors and whether a change
+waits for its replay (``rankings.health``)."""
 
 from __future__ import annotations
 
@@ -22,4 +23,16 @@ def ledger_health(request) -> dict:
 
         return health.attention()
 
-    return {"ledger_attention": attention}
+    return {"ledger_attention": attention, "ledger_pending": _pending}
+
+
+def _pending():
+    """``ledger_pending``: the change waiting for the background replay (``health.Pending``:
+    since when, and when the ranking was last current), or None; a replay that waits too long
+    (its worker stopped) is enqueued again (``tasks.ensure_replay``). Shown to everyone on the
+    ranking pages (``rankings/_ledger_pending.html``)."""
+    from rankings import health, tasks
+
+    pending = health.pending()
+    tasks.ensure_replay(pending)
+    return pending

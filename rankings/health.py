@@ -20,7 +20,9 @@ ledger current again; a full rebuild always does. The public ranking pages ask
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +34,47 @@ log = logging.getLogger(__name__)
 
 #: At most this many causes are kept; the rest are counted ("ledger_more_problems").
 MAX_PROBLEMS = 20
+
+
+def pages_changed() -> None:
+    """The ranking pages (ranking, player pages, the home page's top ten) show something new
+    once the current transaction commits: their page-cache scope gets a new generation
+    (``clubsite.pagecache``); tournaments' pages keep theirs."""
+    scope = getattr(pagecache, "RANKING", None)
+    pagecache.changed(*([scope] if scope else []))
+
+
+def mark_replayed() -> None:
+    """Record, in the replay's transaction, that the ledger was replayed now
+    (``LedgerStatus.replayed_at``: the ranking was current at that moment)."""
+    now = timezone.now()
+    if not LedgerStatus.objects.filter(pk=1).update(replayed_at=now):
+        LedgerStatus.objects.create(pk=1, replayed_at=now)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A change waiting for its replay: ``since`` the oldest waiting change; ``current_at``
+    when the ranking was last current (the last replay), None if never."""
+
+    since: dt.datetime
+    current_at: dt.datetime | None
+    count: int
+
+
+def pending() -> Pending | None:
+    """The changes waiting for the background replay (``ReplayRequest`` rows), or None when
+    the ranking is up to date with every saved game. Two queries at most (one when nothing
+    waits)."""
+    from django.db.models import Count, Min
+
+    from rankings.models import ReplayRequest
+
+    waiting = ReplayRequest.objects.aggregate(since=Min("created_at"), count=Count("pk"))
+    if not waiting["count"]:
+        return None
+    current_at = LedgerStatus.objects.filter(pk=1).values_list("replayed_at", flat=True).first()
+    return Pending(since=waiting["since"], current_at=current_at, count=waiting["count"])
 
 
 def get() -> LedgerStatus | None:
@@ -103,7 +146,7 @@ def record_replay(start: str | None, problems: list[dict]) -> None:
         if problems:  # the earlier range is still uncovered: keep it and add these causes
             status.problems = _merge(status.problems, problems)
             status.save()
-            pagecache.changed()
+            pages_changed()
         return
     if not problems:
         if status is None or status.is_current:
@@ -121,14 +164,16 @@ def record_replay(start: str | None, problems: list[dict]) -> None:
         status.from_key = start_key
         status.problems = _capped(list(problems))
     status.save()
-    pagecache.changed()
+    pages_changed()
 
 
-def record_failure(start: str | None, error: BaseException) -> None:
+def record_failure(start: str | None, error: BaseException, *, request_ids=()) -> None:
     """Record that a replay from ``start`` (None: the first game) failed with ``error``: "needs
     attention" from ``start`` (or from the earlier game it already needed attention from),
     the error added to the causes. Runs in a transaction of its own (call it once the replay's
-    transaction has rolled back). Never raises: a status that cannot be written is logged."""
+    transaction has rolled back). ``request_ids``: the ``ReplayRequest`` rows that replay took
+    up, deleted in the same transaction (the status now carries their range). Never raises: a
+    status that cannot be written is logged."""
     cause = {
         "code": "ledger_replay_failed",
         "params": {"error": f"{type(error).__name__}: {error}"[:300]},
@@ -148,6 +193,10 @@ def record_failure(start: str | None, error: BaseException) -> None:
                 status.problems = _merge(status.problems, [cause])
             status.state = LedgerStatus.State.ATTENTION
             status.save()
-            pagecache.changed()
+            if request_ids:
+                from rankings.models import ReplayRequest
+
+                ReplayRequest.objects.filter(pk__in=list(request_ids)).delete()
+            pages_changed()
     except Exception:
         log.exception("could not record the ledger's status after a failed replay")

@@ -31,7 +31,6 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 
-from clubsite import pagecache
 from rankings import elo
 from rankings.models import LedgerRow
 from tournaments.timing import default_played_at  # the games' time when none was given
@@ -439,29 +438,48 @@ class ReplayReport:
     skipped: list[dict] = field(default_factory=list)
 
 
-def replay_from(key: str | None, *, progress=None) -> ReplayReport:
+def replay_from(key: str | None, *, progress=None, requests: bool = False) -> ReplayReport | None:
     """Recompute the ledger from game ``key`` on (None: everything) in one transaction.
 
     The replay starts earlier when the ranking needs attention from an earlier game
     (``health.replay_start``), and at the first game when ``key`` is malformed. Bad rows are
     skipped and listed in the report's ``skipped``; the status is recorded in the same
-    transaction (``health.record_replay``: current when nothing was skipped). If the replay
-    fails, its transaction rolls back, the failure is recorded in a transaction of its own
+    transaction (``health.record_replay``: current when nothing was skipped), with the time
+    the replay committed (``LedgerStatus.replayed_at``). The year figures of every player
+    whose rows changed are kept in step (``refresh_year_ratings``). If the replay fails, its
+    transaction rolls back, the failure is recorded in a transaction of its own
     (``health.record_failure``) and ``ReplayFailed`` is raised from the error.
+
+    ``requests``: the background replay (``rankings.tasks``): the pending ``ReplayRequest``
+    rows, read under the replay's lock, say where to start (the earliest game any of them
+    names, before ``key`` if that is earlier) and are deleted in the same transaction; None is
+    returned when there are none (another replay took them). After a failure they are deleted
+    too: the ranking's status carries the range, so the next replay covers it.
 
     ``progress``: optional callable(rows_written, rows_total). Returns a ``ReplayReport``.
     """
     from rankings import health
+    from rankings.models import ReplayRequest
 
     if key is not None and not valid_key(key):
         key = None
     start = key
+    request_ids: list[int] = []
     try:
         with transaction.atomic():
             _lock()
+            if requests:
+                request_ids, wanted = _requested_start()
+                if not request_ids:
+                    return None
+                if wanted is _NOTHING:
+                    ReplayRequest.objects.filter(pk__in=request_ids).delete()
+                    health.mark_replayed()
+                    return ReplayReport(from_key=None, deleted=0, written=0)
+                key = wanted if key is None or wanted is None else min(key, wanted)
             status = health.get()
             start = health.replay_start(key, status)
-            pagecache.changed()  # the ranking pages show the ledger (bulk writes send no signal)
+            health.pages_changed()  # the ranking pages show the ledger (bulk writes send no signal)
             problems: list[BadGame] = []
             games = rated_games(start, problems=problems)
             if start is not None and problems:
@@ -479,14 +497,17 @@ def replay_from(key: str | None, *, progress=None) -> ReplayReport:
                     start = earlier if valid_key(earlier) else None
                     problems = []
                     games = rated_games(start, problems=problems)
+            touched = _Touched()
             if start is None:
                 states: dict[int, PlayerState] = {}
                 deleted, _ = LedgerRow.objects.all().delete()
             else:
                 states = states_before({p for g in games for p in g.side_a + g.side_b}, start)
-                deleted, _ = LedgerRow.objects.filter(order_key__gte=start).delete()
+                old = LedgerRow.objects.filter(order_key__gte=start)
+                touched.add_query(old)
+                deleted, _ = old.delete()
             total = sum(len(g.side_a) + len(g.side_b) for g in games)
-            rows = compute_rows(games, states, problems)
+            rows = touched.watch(compute_rows(games, states, problems))
             if connection.vendor == "postgresql":
                 written = _copy_all(rows, progress, total)
             else:
@@ -504,13 +525,122 @@ def replay_from(key: str | None, *, progress=None) -> ReplayReport:
                 written += len(batch)
             if progress:
                 progress(written, total)
+            if start is None:
+                refresh_year_ratings()
+            else:
+                refresh_year_ratings(touched.players, from_year=touched.first_year)
             skipped = describe(problems)
             if skipped or (status is not None and not status.is_current):
                 health.record_replay(start, skipped)
+            if request_ids:
+                ReplayRequest.objects.filter(pk__in=request_ids).delete()
+            health.mark_replayed()
     except Exception as exc:
-        health.record_failure(start, exc)
+        health.record_failure(start, exc, request_ids=request_ids)
         raise ReplayFailed(f"{type(exc).__name__}: {exc}") from exc
     return ReplayReport(from_key=start, deleted=deleted, written=written, skipped=skipped)
+
+
+_NOTHING = object()
+
+
+def _requested_start() -> tuple[list[int], object]:
+    """The pending ``ReplayRequest`` rows (read under the replay's lock): their ids and the
+    key to replay from: the earliest game they name (None: from the first game), or
+    ``_NOTHING`` when they touch no rated game and no ledger row (a change in an unrated
+    tournament)."""
+    from rankings.models import ReplayRequest
+
+    ids, keys, tables = [], [], set()
+    for pk, from_key, table_ids in ReplayRequest.objects.order_by("pk").values_list(
+        "pk", "from_key", "table_ids"
+    ):
+        ids.append(pk)
+        if from_key is not None:
+            keys.append(from_key)
+        tables.update(table_ids or ())
+    earliest = earliest_key_for_tables(tables)
+    if earliest is not None:
+        keys.append(earliest)
+    if not keys:
+        return ids, _NOTHING
+    start = min(keys)
+    return ids, (start if valid_key(start) else None)
+
+
+class _Touched:
+    """The players whose ledger rows a replay deletes or writes, and the first year among
+    those rows: the year figures to refresh (``refresh_year_ratings``)."""
+
+    def __init__(self):
+        self.players: set[int] = set()
+        self.first_year: int | None = None
+
+    def _year(self, year) -> None:
+        if year is not None and (self.first_year is None or year < self.first_year):
+            self.first_year = year
+
+    def add_query(self, rows) -> None:
+        from django.db.models import Min
+
+        self.players.update(rows.order_by().values_list("player_id", flat=True).distinct())
+        self._year(rows.order_by().aggregate(first=Min("year"))["first"])
+
+    def watch(self, rows: Iterator[tuple]) -> Iterator[tuple]:
+        player_at, year_at = COLUMNS.index("player_id"), COLUMNS.index("year")
+        for row in rows:
+            self.players.add(row[player_at])
+            self._year(row[year_at])
+            yield row
+
+
+#: Players per statement when the year figures are refreshed (well under SQLite's limit of
+#: bound parameters).
+YEAR_RATING_CHUNK = 500
+
+
+def refresh_year_ratings(player_ids: Iterable[int] | None = None, *, from_year=None) -> None:
+    """Recompute ``YearRating`` rows from the ledger: of ``player_ids`` (None: everyone), in
+    ``from_year`` and later (None: every year). Each (player, year) gets the last row's rating
+    and NG + 1, the first row's rating before and the last row's time; a player with no row
+    left in a year loses that year's figures. Runs inside the replay's transaction. Two
+    statements per ``YEAR_RATING_CHUNK`` players (window functions: SQLite ≥ 3.25 and
+    PostgreSQL)."""
+    from rankings.models import YearRating
+
+    ledger = connection.ops.quote_name(LedgerRow._meta.db_table)
+    figures = connection.ops.quote_name(YearRating._meta.db_table)
+    if player_ids is None:
+        chunks: list[list[int] | None] = [None]
+    else:
+        ids = sorted(set(player_ids))
+        if not ids:
+            return
+        chunks = [ids[i : i + YEAR_RATING_CHUNK] for i in range(0, len(ids), YEAR_RATING_CHUNK)]
+    with connection.cursor() as cursor:
+        for chunk in chunks:
+            where, params = ["1 = 1"], []
+            if from_year is not None:
+                where.append("year >= %s")
+                params.append(from_year)
+            if chunk is not None:
+                where.append(f"player_id IN ({', '.join(['%s'] * len(chunk))})")
+                params.extend(chunk)
+            condition = " AND ".join(where)
+            cursor.execute(f"DELETE FROM {figures} WHERE {condition}", params)
+            cursor.execute(
+                f"INSERT INTO {figures}"
+                " (player_id, year, rating, games, start_rating, last_played, last_key)"
+                " SELECT player_id, year, rating_after, ng_before + 1, start_rating, played_at,"
+                " order_key FROM ("
+                "  SELECT player_id, year, rating_after, ng_before, played_at, order_key,"
+                "   ROW_NUMBER() OVER (PARTITION BY player_id, year ORDER BY order_key DESC) AS n,"
+                "   FIRST_VALUE(rating_before) OVER"
+                "    (PARTITION BY player_id, year ORDER BY order_key) AS start_rating"
+                f"  FROM {ledger} WHERE {condition}"
+                ") AS last_rows WHERE n = 1",
+                params,
+            )
 
 
 def _copy_all(rows: Iterator[tuple], progress, total: int) -> int:

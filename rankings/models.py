@@ -123,6 +123,9 @@ class LedgerStatus(models.Model):
     since = models.DateTimeField(_("desde"), null=True, blank=True)
     from_key = models.CharField(_("desde la partida"), max_length=64, blank=True, default="")
     problems = models.JSONField(_("causas"), default=list, blank=True)
+    #: When the last replay committed: the ranking was current then (the pages show it while
+    #: a newer change waits for its replay).
+    replayed_at = models.DateTimeField(_("último recálculo"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -144,3 +147,68 @@ class LedgerStatus(models.Model):
             DomainError(p.get("code") or "ledger_replay_failed", **(p.get("params") or {})).message
             for p in self.problems
         ]
+
+
+class ReplayRequest(models.Model):
+    """A ledger replay asked for and not yet done (SCORING.md §2: a change replays the ledger
+    from the earliest game it touched).
+
+    Written by ``rankings.signals`` inside the transaction that changed the games, so it
+    commits with them or not at all; the replay task (``rankings.tasks.replay_ledger``) reads
+    every request, replays once from the earliest game they name and deletes them in the
+    replay's own transaction. So many saves make one replay (they coalesce), a replay that
+    fails or a worker killed mid-replay leaves the requests in place (the ledger unchanged),
+    and the next replay covers them. ``from_key``: a game key to start from (a deleted table's
+    first row; "" = from the first game); ``table_ids``: tables whose earliest game is worked
+    out when the replay runs. ``created_at``: when the ranking stopped being current.
+    """
+
+    from_key = models.CharField(max_length=64, null=True, blank=True)
+    table_ids = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("recálculo pendiente")
+        verbose_name_plural = _("recálculos pendientes")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
+class YearRating(models.Model):
+    """A player's figures in one year's ranking, kept by the replay from the ledger rows
+    (derived data, like ``LedgerRow``): the rating after the player's last rated game of the
+    year, the games played that year (NG of the last game + 1), the rating the year began
+    from (before its first game) and the last game's time. The ranking page, the home page's
+    top ten and each player's current rating read these rows (one indexed query) instead of
+    walking the ledger."""
+
+    player = models.ForeignKey(
+        "tournaments.Player",
+        on_delete=models.CASCADE,
+        related_name="year_ratings",
+        db_constraint=False,
+    )
+    year = models.PositiveSmallIntegerField()
+    rating = models.FloatField()
+    games = models.PositiveIntegerField()
+    start_rating = models.FloatField()
+    last_played = models.DateTimeField()
+    last_key = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("cifras del año")
+        verbose_name_plural = _("cifras del año")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "year"], name="year_rating_one_per_year"),
+        ]
+        indexes = [
+            models.Index(fields=["year", "-rating"], name="year_rating_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.year} {self.player_id}: {self.rating:.1f}"
+
+    @property
+    def change(self) -> float:
+        return self.rating - self.start_rating

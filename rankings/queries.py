@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, Subquery
 
 from clubsite.numbers import DECIMALS, format_number
-from rankings.models import LedgerRow
+from rankings.models import LedgerRow, YearRating
 from tournaments.models import Player
 
 
@@ -45,75 +45,68 @@ class RankingLine:
     last_played: dt.datetime
 
 
-def year_ranking(year: int) -> list[RankingLine]:
-    """The ranking of ``year``: players with at least one rated game that year, best rating first
-    (ties share the position; then by name). One query whatever the season's size.
+#: The year figures a ranking line is made of, in ``_ranked``'s order.
+_LINE_FIELDS = ("player", "player__full_name", "games", "rating", "start_rating", "last_played")
 
-    Each player's last row of the year gives the rating, the date of the last game and the number
-    of games (its ``ng_before`` + 1: NG counts the rated games earlier that same year, §2); the
-    first row gives the rating the year started from. Both are found by a descent of the
-    (year, player, order_key) index per player, never by reading the season's rows
-    (docs/performance.md)."""
-    in_year = LedgerRow.objects.filter(year=year, player=OuterRef("pk"))
-    # NULL for players without a game that year: "id IN (..., NULL)" ignores it, and a filter
-    # on it would run the subquery twice.
-    last_ids = Player.objects.annotate(
-        last_id=Subquery(in_year.order_by("-order_key").values("pk")[:1])
-    ).values("last_id")
-    first = LedgerRow.objects.filter(year=year, player=OuterRef("player")).order_by("order_key")
-    data = list(
-        LedgerRow.objects.filter(pk__in=last_ids)
-        .annotate(start=Subquery(first.values("rating_before")[:1]))
-        .order_by()
-        .values_list(
-            "player", "player__full_name", "ng_before", "rating_after", "start", "played_at"
-        )
-    )
+
+def _ranked(data: list[tuple]) -> list[RankingLine]:
+    """``_LINE_FIELDS`` tuples as ranking lines: best rating first, then by name (case
+    ignored) and id; equal ratings share the position."""
     data.sort(key=lambda d: (-d[3], d[1].casefold(), d[0]))
     lines: list[RankingLine] = []
-    for index, (pid, name, ng_before, rating, start, last_played) in enumerate(data, start=1):
+    for index, (pid, name, games, rating, start, last_played) in enumerate(data, start=1):
         position = lines[-1].position if lines and lines[-1].rating == rating else index
-        lines.append(
-            RankingLine(position, pid, name, rating, ng_before + 1, rating - start, last_played)
-        )
+        lines.append(RankingLine(position, pid, name, rating, games, rating - start, last_played))
     return lines
+
+
+def year_ranking(year: int) -> list[RankingLine]:
+    """The ranking of ``year``: players with at least one rated game that year, best rating first
+    (ties share the position; then by name). One query on the year figures the replay keeps
+    (``YearRating``: each player's last rating of the year, games, the rating the year began
+    from, last game), whatever the season's size (docs/performance.md)."""
+    data = list(YearRating.objects.filter(year=year).order_by().values_list(*_LINE_FIELDS))
+    return _ranked(data)
+
+
+def top_of_year(year: int, size: int) -> list[RankingLine]:
+    """The first ``size`` lines of ``year_ranking(year)`` (the home page's top ten), with the
+    same positions and order, in two indexed queries on the (year, rating) index: the ``size``
+    best ratings, then every player of the year rated at least the last of them (so a tie at
+    the last place is ordered as in the whole ranking)."""
+    best = list(
+        YearRating.objects.filter(year=year)
+        .order_by("-rating")
+        .values_list("rating", flat=True)[:size]
+    )
+    if not best:
+        return []
+    data = list(
+        YearRating.objects.filter(year=year, rating__gte=best[-1])
+        .order_by()
+        .values_list(*_LINE_FIELDS)
+    )
+    return _ranked(data)[:size]
 
 
 def year_position(player_id: int, year: int) -> int | None:
     """The player's position in ``year_ranking(year)`` (ties share it), or None without a rated
-    game that year. Two queries, without building the ranking: 1 + the players whose last
-    rating of the year is higher."""
-    last = LedgerRow.objects.filter(year=year).order_by("-order_key")
-    rating = last.filter(player_id=player_id).values_list("rating_after", flat=True).first()
+    game that year. Two indexed queries on the year figures: 1 + the players of the year
+    whose rating is higher."""
+    rating = (
+        YearRating.objects.filter(year=year, player_id=player_id)
+        .values_list("rating", flat=True)
+        .first()
+    )
     if rating is None:
         return None
-    better = (
-        Player.objects.annotate(
-            r=Subquery(last.filter(player=OuterRef("pk")).values("rating_after")[:1])
-        )
-        .filter(r__gt=rating)
-        .count()
-    )
-    return better + 1
+    return YearRating.objects.filter(year=year, rating__gt=rating).count() + 1
 
 
 def ranking_years() -> list[int]:
-    """Years that have rated games, newest first. One query: a recursive walk of the
-    (year, ...) index, one step per year, instead of reading every ledger row."""
-    from django.db import connections, router
-
-    table = LedgerRow._meta.db_table
-    connection = connections[router.db_for_read(LedgerRow)]
-    q = connection.ops.quote_name(table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH RECURSIVE y(year) AS ("
-            f" SELECT MIN(year) FROM {q}"
-            f" UNION ALL"
-            f" SELECT (SELECT MIN(l.year) FROM {q} l WHERE l.year > y.year) FROM y WHERE y.year IS NOT NULL"
-            f") SELECT year FROM y WHERE year IS NOT NULL"
-        )
-        return sorted((row[0] for row in cursor.fetchall()), reverse=True)
+    """Years that have rated games, newest first. One query on the year figures (a few rows a
+    player), not on the ledger."""
+    return list(YearRating.objects.order_by("-year").values_list("year", flat=True).distinct())
 
 
 @dataclass(frozen=True)
@@ -126,20 +119,21 @@ class CurrentRating:
 
 def current_ratings(player_ids, *, year: int) -> dict[int, CurrentRating]:
     """Each player's latest rating (the initial rating if they never played) and the rated games
-    they completed in ``year`` (NG for the next game). One query."""
-    last = LedgerRow.objects.filter(player=OuterRef("pk")).order_by("-order_key")
+    they completed in ``year`` (NG for the next game): from their newest year figures. One
+    query."""
+    newest = YearRating.objects.filter(player=OuterRef("pk")).order_by("-year")
     initial = float(settings.ELO_INITIAL_RATING)
     out = {}
-    for pk, rating, last_year, last_ng in (
+    for pk, rating, last_year, games in (
         Player.objects.filter(pk__in=list(player_ids))
         .annotate(
-            r=Subquery(last.values("rating_after")[:1]),
-            y=Subquery(last.values("year")[:1]),
-            n=Subquery(last.values("ng_before")[:1]),
+            r=Subquery(newest.values("rating")[:1]),
+            y=Subquery(newest.values("year")[:1]),
+            n=Subquery(newest.values("games")[:1]),
         )
         .values_list("pk", "r", "y", "n")
     ):
-        ng = (last_ng + 1) if (last_year == year and last_ng is not None) else 0
+        ng = games if (last_year == year and games is not None) else 0
         out[pk] = CurrentRating(pk, rating if rating is not None else initial, ng, last_year)
     return out
 
@@ -161,15 +155,18 @@ class HistoryLine:
         return self.row.rating_after - self.row.rating_before
 
 
-def player_history(player: Player) -> list[HistoryLine]:
-    """Every ledger row of ``player`` in game order, with the names of partner and opponents.
+def player_history(player: Player, year: int | None = None) -> list[HistoryLine]:
+    """Every ledger row of ``player`` in game order (only those of the calendar year ``year``
+    when given: one season of the player page), with the names of partner and opponents.
     Two queries whatever the number of games. Rows of a draft tournament are never shown
     (there are none once the ledger is current: a draft's games are unrated)."""
     from tournaments.models import Tournament
 
+    mine = LedgerRow.objects.filter(player=player)
+    if year is not None:
+        mine = mine.filter(year=year)  # the (year, player, order_key) index
     rows = list(
-        LedgerRow.objects.filter(player=player)
-        .exclude(tournament__status=Tournament.Status.DRAFT)
+        mine.exclude(tournament__status=Tournament.Status.DRAFT)
         .select_related("tournament", "table__round")
         .order_by("order_key")
     )
@@ -197,6 +194,55 @@ def player_history(player: Player) -> list[HistoryLine]:
             )
         )
     return lines
+
+
+@dataclass(frozen=True)
+class Season:
+    """One calendar year of a player's rated games: how many (``games``), the rating the year
+    ended on (so far, for the current year: ``rating``) and its change over the year
+    (``change``: ``rating`` minus the rating before the year's first game)."""
+
+    year: int
+    games: int
+    rating: float
+    change: float
+
+
+def player_seasons(player: Player) -> list[Season]:
+    """The years ``player`` has rated games in, newest first, each with its games, final rating
+    and change. Two queries whatever the number of games: the player's rows grouped by year
+    (count, first and last ``order_key``; read through the (player, order_key) index), then
+    those first and last rows. ``order_key`` is unique among one player's rows (one row per
+    table). Rows of a draft tournament are left out, as in ``player_history``."""
+    from django.db.models import Count, Max, Min
+
+    from tournaments.models import Tournament
+
+    groups = list(
+        LedgerRow.objects.filter(player=player)
+        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .values("year")
+        .annotate(games=Count("pk"), first=Min("order_key"), last=Max("order_key"))
+        .order_by("-year")
+    )
+    if not groups:
+        return []
+    keys = {g["first"] for g in groups} | {g["last"] for g in groups}
+    ratings = {
+        key: (before, after)
+        for key, before, after in LedgerRow.objects.filter(player=player, order_key__in=keys)
+        .order_by()
+        .values_list("order_key", "rating_before", "rating_after")
+    }
+    return [
+        Season(
+            year=g["year"],
+            games=g["games"],
+            rating=ratings[g["last"]][1],
+            change=ratings[g["last"]][1] - ratings[g["first"]][0],
+        )
+        for g in groups
+    ]
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,14 @@
 """Keep the ledger consistent: any change to results, seats, tables, rounds or a tournament's
-rating settings schedules one replay after the transaction commits (SCORING.md §2: "a
-correction or deletion of a game replays the ledger from that game on").
+rating settings asks for a replay (SCORING.md §2: "a correction or deletion of a game replays
+the ledger from that game on").
 
 Whatever the path of the change (result page, CSV import, Django admin, shell), the model
-signals below see it; the replay itself runs once per committed transaction, from the
-earliest game touched. Publishing a draft or taking a tournament back to draft is such a
-change: a draft's games are unrated (``ledger._rated_results_filter``).
+signals below see it and write a ``ReplayRequest`` in the same transaction; once it commits,
+the replay task is enqueued (``rankings.tasks``) and the background worker replays the
+ledger from the earliest game any waiting request names: many saves, one replay. The
+request that changed the games never waits for the replay. Publishing a draft or taking a
+tournament back to draft is such a change: a draft's games are unrated
+(``ledger._rated_results_filter``).
 
 A replay that fails is never silent: ``ledger.replay_from`` records it (the ranking "needs
 attention", ``rankings.health``) before it raises, and the next replay starts early enough
@@ -16,24 +19,22 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import contextmanager
 
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 
-from rankings import health, ledger
-from rankings.models import LedgerRow
+from rankings import health
+from rankings.models import LedgerRow, ReplayRequest
 from tournaments.models import Result, Round, Seat, Table, Tournament
 
 log = logging.getLogger(__name__)
-# Scale-out (docs/scale-out.md): with clubsite.routers' per-request flag, the only module-level
-# mutable state in the site, and safe with any number of app servers: a thread-local set of
-# the tables/keys touched by the transaction running in this thread, emptied by the on_commit
-# hook of that same transaction. It is per thread (per request), never shared between requests
-# running at once, threads or processes; what a rolled-back transaction left there only widens
-# the next replay in the same thread, which is harmless (a replay from any key equals a rebuild).
-# The replay itself is serialised across servers by the database (ledger.ADVISORY_LOCK_ID).
-_pending = threading.local()
+# Scale-out (docs/scale-out.md): the only module-level mutable state here is a thread-local
+# flag and set used while a batch (``batched``, the CSV imports) runs in this thread; it never
+# outlives the ``with`` block. The requests themselves are rows (``ReplayRequest``) written in
+# the changing transaction; the replay runs in the background worker (``rankings.tasks``).
+_batch = threading.local()
 
 #: The tournament fields a replay depends on; of ``status`` only whether it is a draft counts.
 RATING_FIELDS = ("system", "rated", "forfeits_rated", "date", "status")
@@ -47,43 +48,85 @@ def _rating_values(values) -> tuple:
     )
 
 
-def _bucket() -> dict:
-    if not hasattr(_pending, "data"):
-        _pending.data = {"tables": set(), "keys": set()}
-    return _pending.data
-
-
 def schedule(*, table_ids=(), key: str | None = None) -> None:
-    """Ask for a replay covering ``table_ids`` (and/or from ``key``) once the transaction commits."""
-    data = _bucket()
-    data["tables"].update(table_ids)
-    if key:
-        data["keys"].add(key)
-    transaction.on_commit(run_pending)
-
-
-def run_pending() -> None:
-    """Run the one replay that the pending changes need (the first commit hook does it all)."""
-    data = _bucket()
-    if not data["tables"] and not data["keys"]:
+    """Ask for a replay covering ``table_ids`` (and/or from game ``key``): a ``ReplayRequest``
+    written in the current transaction (it commits with the change, or not at all), and the
+    replay task enqueued once the transaction commits (``rankings.tasks.enqueue_replay``).
+    Inside ``batched()`` the request is gathered and written once when the batch ends."""
+    table_ids = list(table_ids)
+    if not table_ids and key is None:
         return
-    tables, keys = set(data["tables"]), set(data["keys"])
-    data["tables"].clear()
-    data["keys"].clear()
-    start = None
+    data = getattr(_batch, "data", None)
+    if data is not None:
+        data["tables"].update(table_ids)
+        if key is not None:
+            data["keys"].add(key)
+        return
+    _request(table_ids, {key} if key is not None else set())
+
+
+class _Requested:
+    """The on-commit hook of one transaction level that wrote replay requests: enqueues the
+    replay after the commit, and remembers which tables and keys that level has requested so
+    a transaction that saves a table's result and its four seats writes one request, not
+    five. A savepoint that rolls back drops its own hook with its rows (Django discards hooks
+    registered inside it), so what is remembered never outlives what was written."""
+
+    def __init__(self):
+        self.tables: set[int] = set()
+        self.keys: set[str] = set()
+        self.fired = False  # a hook that ran is never reused (tests run hooks without a commit)
+
+    def __call__(self):
+        from rankings import tasks
+
+        self.fired = True
+        tasks.enqueue_replay()
+
+
+def _hook_of_this_level(connection) -> _Requested | None:
+    if not connection.in_atomic_block:
+        return None
+    level = set(connection.savepoint_ids)
+    for sids, func, _robust in connection.run_on_commit:
+        if isinstance(func, _Requested) and not func.fired and sids == level:
+            return func
+    return None
+
+
+def _request(table_ids, keys: set) -> None:
+    """Write one ``ReplayRequest`` for what this transaction level has not requested yet, and
+    enqueue the replay on commit (at once outside a transaction)."""
+    connection = transaction.get_connection()
+    hook = _hook_of_this_level(connection)
+    tables = set(table_ids) - (hook.tables if hook else set())
+    keys = set(keys) - (hook.keys if hook else set())
+    if not tables and not keys:
+        return
+    ReplayRequest.objects.create(from_key=min(keys) if keys else None, table_ids=sorted(tables))
+    health.pages_changed()  # the ranking pages say "updating since …"
+    if hook is None:
+        hook = _Requested()
+        transaction.on_commit(hook, robust=True)  # outside a transaction: runs now
+    hook.tables |= tables
+    hook.keys |= keys
+
+
+@contextmanager
+def batched():
+    """Gather the replay requests of a long write (a CSV import: thousands of results) and
+    write ONE request when the block ends, inside its transaction; nothing if it raises."""
+    if getattr(_batch, "data", None) is not None:  # nested: the outer batch gathers it all
+        yield
+        return
+    _batch.data = {"tables": set(), "keys": set()}
     try:
-        candidates = list(keys)
-        start = ledger.earliest_key_for_tables(tables)
-        if start is not None:
-            candidates.append(start)  # "" (a malformed stored key): from the first game
-        if candidates:
-            start = min(candidates)
-            ledger.replay_from(start or None)
-    except ledger.ReplayFailed:  # recorded by the replay: the ranking "needs attention"
-        log.exception("ledger replay failed")
-    except Exception as exc:  # failed before the replay began: record it the same way
-        log.exception("ledger replay failed")
-        health.record_failure(start or None, exc)
+        yield
+        data = _batch.data
+    finally:
+        _batch.data = None
+    if data["tables"] or data["keys"]:
+        _request(data["tables"], data["keys"])
 
 
 def _min_key(qs) -> str | None:
@@ -95,7 +138,38 @@ def _min_key(qs) -> str | None:
 @receiver(post_save, sender=Seat)
 @receiver(post_delete, sender=Seat)
 def _result_or_seat_changed(sender, instance, **kwargs):
+    if _never_rated(instance):
+        return
     schedule(table_ids=[instance.table_id])
+
+
+def _never_rated(instance) -> bool:
+    """Whether the result's or seat's tournament cannot have rated games now: a draft, not
+    rated, or a system that is never rated (``ScoringSystem.rated``). Its tables have no ledger
+    rows (a change of those settings asked for its own replay of every table), so no replay is
+    needed, and the ranking pages keep their cache. The tournament is read from the relations
+    the services already loaded, else by one query."""
+    from tournaments import systems
+
+    tournament = None
+    table = instance._state.fields_cache.get("table")
+    if table is not None:
+        rnd = table._state.fields_cache.get("round")
+        if rnd is not None:
+            tournament = rnd._state.fields_cache.get("tournament")
+    if tournament is not None:
+        values = (tournament.system, tournament.rated, tournament.status)
+    else:
+        values = (
+            Tournament.objects.filter(rounds__tables=instance.table_id)
+            .values_list("system", "rated", "status")
+            .first()
+        )
+        if values is None:
+            return False
+    system, rated, status = values
+    rated_systems = {s.key for s in systems.all_systems() if s.rated}
+    return system not in rated_systems or not rated or status == Tournament.Status.DRAFT
 
 
 @receiver(pre_delete, sender=Table)

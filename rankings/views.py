@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from clubsite.pagecache import public_page
+from clubsite.pagecache import RANKING, public_page
 from rankings import elo, health, ledger, queries
 from rankings.forms import CalculatorForm
 from tournaments import names
@@ -29,6 +29,8 @@ from tournaments.models import Player
 from tournaments.permissions import can_enter_manage_area
 
 RANKING_PAGE_SIZE = 100
+#: Games a page of one season on the player page, newest first (the chart keeps the season).
+PLAYER_GAMES_PAGE_SIZE = 100
 #: Seconds a client is asked to wait before asking again for a CSV of a ranking that is not
 #: current (the 503's ``Retry-After``).
 RETRY_AFTER = 300
@@ -63,7 +65,7 @@ def _current_year() -> int:
 
 
 @require_safe
-@public_page
+@public_page(scopes=[RANKING])
 def ranking(request):
     """The ranking of a year (``?year=``, default the current one), searchable by name (``?q=``),
     ``RANKING_PAGE_SIZE`` players a page (``?page=``; a page out of range shows the last one)."""
@@ -105,7 +107,7 @@ def _csv_response(rows, header, filename):
 
 
 @require_safe
-@public_page
+@public_page(scopes=[RANKING])
 def ranking_csv(request, year):
     from rankings.exports import RANKING_HEADER, ranking_rows
 
@@ -115,36 +117,54 @@ def ranking_csv(request, year):
 
 
 @require_safe
-@public_page
+@public_page(scopes=[RANKING])
 def player(request, pk):
-    """A player's rating now, position in this year's ranking, chart and ledger (a notice
-    instead while the ranking needs attention)."""
+    """A player's summary (rating now, position and games in this year's ranking, career
+    games, every season with its games, final rating and change) and one season's chart and
+    games (``?year=``; by default, and for a year that is not a number or not one of the
+    player's seasons, the newest season), the games newest first, ``PLAYER_GAMES_PAGE_SIZE``
+    a page (``?page=``: text that is not a number shows the first page, a number out of range
+    the last). A notice instead of the figures while the ranking needs attention. The figures
+    take six queries at most whatever the number of games (seasons: 2, the season's history:
+    2, position: 2 when the player has games this year)."""
     p = _visible_player(request, pk)
     year = _current_year()
     attention = health.attention()
-    if attention:
-        history, position = [], None
-    else:
-        history = queries.player_history(p)
-        position = queries.year_position(p.pk, year)
-    rating = history[-1].row.rating_after if history else None
+    seasons = [] if attention else queries.player_seasons(p)
+    by_year = {s.year: s for s in seasons}
+    try:
+        season = int(request.GET.get("year") or 0)
+    except ValueError:
+        season = 0
+    if season not in by_year:
+        season = seasons[0].year if seasons else None
+    history = queries.player_history(p, year=season) if season is not None else []
+    games = Paginator(list(reversed(history)), PLAYER_GAMES_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    this_year = by_year.get(year)
     return render(
         request,
         "rankings/player.html",
         {
             "ledger_notice": attention,
             "player": p,
-            "history": list(reversed(history)),
+            "seasons": seasons,
+            "season": season,
+            "history": games.object_list,
+            "games_page": games,
             "chart": queries.rating_chart(history),
-            "rating": rating,
-            "position": position,
+            "rating": seasons[0].rating if seasons else None,
+            "position": queries.year_position(p.pk, year) if this_year else None,
+            "games_this_year": this_year.games if this_year else 0,
+            "career_games": sum(s.games for s in seasons),
             "year": year,
         },
     )
 
 
 @require_safe
-@public_page
+@public_page(scopes=[RANKING])
 def player_csv(request, pk):
     from rankings.exports import LEDGER_HEADER, ledger_rows
 

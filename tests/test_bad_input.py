@@ -34,7 +34,10 @@ from tournaments.models import Table
 from tournaments.permissions import DIRECTORS_GROUP
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-SKIPPED_APPS = {"sessions", "admin", "axes"}
+SKIPPED_APPS = {"sessions", "admin", "axes", "django_tasks_db"}
+#: Rows that record an attempt, not club data: a refused upload leaves its import job (with
+#: the refusal the job page shows) and nothing else.
+SKIPPED_MODELS = {"tournaments.importjob"}
 
 
 # --- the club ----------------------------------------------------------------------------------
@@ -148,7 +151,9 @@ def dump() -> list[tuple[str, str]]:
     out = []
     for model in apps.get_models(include_auto_created=True):
         meta = model._meta
-        if meta.app_label in SKIPPED_APPS or meta.proxy or not meta.managed:
+        if meta.app_label in SKIPPED_APPS or meta.label_lower in SKIPPED_MODELS:
+            continue
+        if meta.proxy or not meta.managed:
             continue
         rows = list(model._base_manager.order_by("pk").values_list())
         out.append((meta.db_table, repr(rows)))
@@ -220,7 +225,15 @@ class Ctx:
     def upload(self, content: bytes, kind="results", name="resultados.csv"):
         f = io.BytesIO(content)
         f.name = name
-        return self.post("import", [self.club.t], {"kind": kind, "file": f}, htmx=False)
+        # A file that passes the first checks becomes a background job (run here at the commit,
+        # as the immediate backend does): its page shows the outcome.
+        from django.test import TestCase
+
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            response = self.post("import", [self.club.t], {"kind": kind, "file": f}, htmx=False)
+        if response.status_code != 302:
+            return response
+        return self.client.get(response.url, follow=True)
 
     def sorteo(self, ids):
         return self.post(

@@ -265,6 +265,7 @@ def test_every_number_in_a_url_uses_a_bounded_converter():
         "entry_id": {IdConverter},
         "castigo_id": {IdConverter},
         "table_id": {IdConverter},
+        "job_id": {IdConverter},
         "number": {NumberConverter},
         "year": {YearConverter},
     }
@@ -640,6 +641,9 @@ def history(db, django_capture_on_commit_callbacks):
     ratings = [1500.0, 1531.25, 1531.249999, -0.05]
     for row, before, after in zip(rows, ratings[:-1], ratings[1:], strict=True):
         LedgerRow.objects.filter(pk=row.pk).update(rating_before=before, rating_after=after)
+    from rankings.ledger import refresh_year_ratings
+
+    refresh_year_ratings([a.pk])  # the year figures the ranking reads, from the edited rows
     return a
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from clubsite import pagecache
 from rankings import ledger
 from tournaments import services
-from tournaments.models import Player
+from tournaments.models import Player, Round, Table, Tournament
 
 # Real commits (transaction=True): the new data generation is drawn when a write commits.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.page_cache]
@@ -33,13 +33,17 @@ NAMES = [
 ]
 
 
-@pytest.fixture
-def running(director):
-    """Four pairs, round 1 open with two tables; table 1 already has 100–40."""
+def paired(director, name, *, rated=True):
+    """A tournament of four pairs (the eight players of ``NAMES``, made once), round 1 open
+    with two tables; table 1 already has 100–40. Returns (tournament, round)."""
     t = services.create_tournament(
-        acting_user=director, name="Copa Caché", date=timezone.localdate(), mode="pairs"
+        acting_user=director, name=name, date=timezone.localdate(), mode="pairs", rated=rated
     )
-    players = [services.create_player(acting_user=director, full_name=n) for n in NAMES]
+    players = [
+        Player.objects.filter(full_name=n).first()
+        or services.create_player(acting_user=director, full_name=n)
+        for n in NAMES
+    ]
     entries = [
         services.register_entry(acting_user=director, tournament=t, players=players[i : i + 2])
         for i in range(0, 8, 2)
@@ -55,6 +59,57 @@ def running(director):
     )
     t.refresh_from_db()
     return t, rnd
+
+
+@pytest.fixture
+def running(director):
+    """Four pairs, round 1 open with two tables; table 1 already has 100–40."""
+    return paired(director, "Copa Caché")
+
+
+@pytest.fixture
+def two(director):
+    """Two such tournaments, unrated (their results start no ledger replay, whose new
+    generation is the ranking's business)."""
+    return paired(director, "Copa Norte", rated=False), paired(director, "Copa Sur", rated=False)
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The scopes of each draw of new generations, in order (one set per committed
+    transaction that changed something)."""
+    draws = []
+    real = pagecache._draw
+
+    def spy(scopes):
+        draws.append(set(scopes))
+        real(scopes)
+
+    monkeypatch.setattr(pagecache, "_draw", spy)
+    return draws
+
+
+@pytest.fixture
+def signalled(monkeypatch):
+    """The scopes the model signals asked for (``pagecache.scopes_of``), one set per call of
+    the returned function, which runs a change: what the page cache maps the written rows to,
+    apart from what other code (the ledger) asks for itself."""
+    asked = []
+    real = pagecache.scopes_of
+
+    def spy(*args, **kwargs):
+        scopes = real(*args, **kwargs)
+        asked.extend(scopes)
+        return scopes
+
+    monkeypatch.setattr(pagecache, "scopes_of", spy)
+
+    def during(change) -> set[str]:
+        asked.clear()
+        change()
+        return set(asked)
+
+    return during
 
 
 def standings_url(t):
@@ -207,7 +262,7 @@ def test_changed_draws_one_new_generation_when_the_transaction_commits():
         pagecache.changed()
         pagecache.changed()
         pagecache.changed()
-        hooks = [h for h in connection.run_on_commit if h[1] is pagecache._new_generation]
+        hooks = [h for h in connection.run_on_commit if isinstance(h[1], pagecache._Draw)]
         assert len(hooks) == 1  # one draw at commit, however many changes
         assert pagecache.generation() == start  # the old rows and the old generation agree
     after = pagecache.generation()
@@ -262,3 +317,328 @@ def test_with_the_cache_server_down_pages_are_computed_and_saves_still_work(
         acting_user=director, table=rnd.tables.get(number=2), tantos_a=100, tantos_b=60, version=0
     )
     assert ">60<" in client.get(standings_url(t)).content.decode().replace(" ", "")
+
+
+# --- scopes: a change renews the generations of the pages that show it, and only those --------
+
+
+def tournament_urls(t):
+    return [
+        reverse("public:tournament", args=[t.slug]),
+        standings_url(t),
+        reverse("public:standings_csv", args=[t.slug]),
+        reverse("public:round", args=[t.slug, 1]),
+        reverse("public:round_print", args=[t.slug, 1]),
+        reverse("public:find_table", args=[t.slug]),
+    ]
+
+
+def etags(client, urls) -> dict[str, str]:
+    """Each page's ETag, after a first request that stored it."""
+    found = {}
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        found[url] = response["ETag"]
+    return found
+
+
+def still(client, tags) -> dict[str, bool]:
+    """Whether each page still has its ETag (a conditional GET answers 304)."""
+    return {
+        url: client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+        for url, etag in tags.items()
+    }
+
+
+def test_a_result_in_one_tournament_leaves_the_other_tournaments_pages_cached(
+    client, director, two, django_assert_num_queries
+):
+    (a, rnd_a), (b, _) = two
+    b_first = client.get(standings_url(b))
+    a_first = client.get(standings_url(a))
+    b_tags = etags(client, tournament_urls(b))
+    a_tags = etags(client, tournament_urls(a))
+    services.record_result(
+        acting_user=director, table=rnd_a.tables.get(number=2), tantos_a=100, tantos_b=60, version=0
+    )
+    with django_assert_num_queries(1):  # the generations of "all" and B's scope, in one read
+        b_again = client.get(standings_url(b))
+    assert b_again.content == b_first.content and b_again["ETag"] == b_first["ETag"]
+    assert still(client, b_tags) == dict.fromkeys(b_tags, True)
+    a_again = client.get(standings_url(a))
+    assert a_again["ETag"] != a_first["ETag"]
+    assert ">60<" in a_again.content.decode().replace(" ", "")
+    assert still(client, a_tags) == dict.fromkeys(a_tags, False)
+
+
+def test_a_players_new_name_changes_every_page(client, director, two):
+    (a, _), (b, _) = two
+    ledger.replay_from(None)
+    aurora = Player.objects.get(full_name="Aurora Bastida")
+    urls = [
+        *tournament_urls(a),
+        *tournament_urls(b),
+        "/",
+        "/torneos/",
+        reverse("rankings:ranking"),
+        reverse("rankings:player", args=[aurora.pk]),
+        "/glosario/",
+    ]
+    tags = etags(client, urls)
+    assert still(client, tags) == dict.fromkeys(tags, True)
+    services.update_player(acting_user=director, player=aurora, full_name="Aurora Bastida Ruiz")
+    assert still(client, tags) == dict.fromkeys(tags, False)
+
+
+def test_a_new_ranking_generation_changes_the_ranking_pages_and_home_not_a_tournaments(
+    client, director, running, django_assert_num_queries
+):
+    t, _ = running
+    ledger.replay_from(None)
+    aurora = Player.objects.get(full_name="Aurora Bastida")
+    year = timezone.localdate().year
+    ranking_pages = [
+        "/",
+        reverse("rankings:ranking"),
+        reverse("rankings:ranking_csv", args=[year]),
+        reverse("rankings:player", args=[aurora.pk]),
+        reverse("rankings:player_csv", args=[aurora.pk]),
+    ]
+    ranked = etags(client, ranking_pages)
+    others = etags(client, [*tournament_urls(t), "/torneos/", "/glosario/"])
+    pagecache.changed(pagecache.RANKING)
+    assert still(client, ranked) == dict.fromkeys(ranked, False)
+    assert still(client, others) == dict.fromkeys(others, True)
+    with django_assert_num_queries(1):
+        assert client.get(standings_url(t))["ETag"] == others[standings_url(t)]
+
+
+def test_the_lists_change_with_the_club_scope_only(client, running):
+    t, _ = running
+    lists = etags(client, ["/", "/torneos/"])
+    others = etags(client, [standings_url(t), reverse("rankings:ranking")])
+    pagecache.changed(pagecache.CLUB)
+    assert still(client, lists) == dict.fromkeys(lists, False)
+    assert still(client, others) == dict.fromkeys(others, True)
+
+
+def test_a_rolled_back_transaction_draws_nothing(director, two, drawn):
+    (a, rnd_a), (b, _) = two
+    scopes = [pagecache.ALL, pagecache.CLUB, pagecache.RANKING, pagecache.tournament_scope(a.slug)]
+    before = pagecache.generations(scopes)
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        services.record_result(
+            acting_user=director,
+            table=rnd_a.tables.get(number=2),
+            tantos_a=100,
+            tantos_b=60,
+            version=0,
+        )
+        services.update_tournament(acting_user=director, tournament=a, name="Copa Otra")
+        pagecache.changed(pagecache.RANKING)
+        raise ZeroDivisionError
+    assert drawn == [] and pagecache.generations(scopes) == before
+    assert not connection.run_on_commit
+
+
+def test_scopes_changed_in_one_transaction_are_drawn_once_each_at_its_commit(director, two, drawn):
+    (a, rnd_a), (b, _) = two
+    in_a, in_b = pagecache.tournament_scope(a.slug), pagecache.tournament_scope(b.slug)
+    scopes = [pagecache.ALL, pagecache.CLUB, pagecache.RANKING, in_a, in_b]
+    before = pagecache.generations(scopes)
+    with transaction.atomic():
+        pagecache.changed(pagecache.CLUB)
+        pagecache.changed(pagecache.RANKING, pagecache.CLUB)
+        services.record_result(  # a result (and its table's version) in A: A's scope and CLUB
+            acting_user=director,
+            table=rnd_a.tables.get(number=2),
+            tantos_a=100,
+            tantos_b=60,
+            version=0,
+        )
+        pagecache.changed(pagecache.RANKING)
+        hooks = [h for h in connection.run_on_commit if isinstance(h[1], pagecache._Draw)]
+        assert len(hooks) == 1 and hooks[0][1].scopes == {pagecache.CLUB, pagecache.RANKING, in_a}
+        assert pagecache.generations(scopes) == before  # nothing drawn before the commit
+    assert drawn == [{pagecache.CLUB, pagecache.RANKING, in_a}]
+    after = pagecache.generations(scopes)
+    assert {s for s in scopes if after[s] != before[s]} == {pagecache.CLUB, pagecache.RANKING, in_a}
+
+
+def test_each_kind_of_change_asks_for_the_scopes_of_the_pages_that_show_it(
+    director, two, signalled
+):
+    (a, rnd_a), (b, _) = two
+    in_a = pagecache.tournament_scope(a.slug)
+    club, ranking = pagecache.CLUB, pagecache.RANKING
+    table = rnd_a.tables.get(number=2)
+    e = list(a.entries.order_by("pk"))
+
+    def result(version, tantos_b):
+        return lambda: services.record_result(
+            acting_user=director, table=table, tantos_a=100, tantos_b=tantos_b, version=version
+        )
+
+    # A first result at a table: the home page's current round may move on.
+    assert signalled(result(0, 60)) == {in_a, club}
+    assert signalled(result(1, 70)) == {in_a}  # a correction: counts and rounds unchanged
+    castigo = lambda: services.add_castigo(  # noqa: E731
+        acting_user=director,
+        tournament=a,
+        round=rnd_a,
+        player=e[0].player1,
+        tantos=5,
+        reason="Hablar durante la mano",
+    )
+    assert signalled(castigo) == {in_a}
+    sorteo = lambda: services.record_sorteo(  # noqa: E731
+        acting_user=director, tournament=a, entries_in_order=[e[1], e[0]]
+    )
+    assert signalled(sorteo) == {in_a}
+    # Closing a round: the home page's current round may move on.
+    assert signalled(lambda: services.close_round(acting_user=director, round=rnd_a)) == {
+        in_a,
+        club,
+    }
+    # The lists show the venue; the player pages show the name.
+    assert signalled(
+        lambda: services.update_tournament(acting_user=director, tournament=a, venue="Casino")
+    ) == {in_a, club}
+    assert signalled(
+        lambda: services.update_tournament(acting_user=director, tournament=a, name="Copa Este")
+    ) == {in_a, club, ranking}
+    players = []
+    assert signalled(
+        lambda: players.extend(
+            services.create_player(acting_user=director, full_name=name)
+            for name in ("Íñigo Alcázar", "Julia Lanza")
+        )
+    ) == {pagecache.ALL}  # a player's name: every page
+    assert signalled(
+        lambda: services.register_entry(acting_user=director, tournament=b, players=players)
+    ) == {pagecache.tournament_scope(b.slug), club, ranking}
+
+
+def test_a_new_slug_changes_the_pages_at_the_old_and_the_new_address(director, two, drawn):
+    (a, _), _ = two
+    old = a.slug
+    a.slug = "copa-norte-nueva"  # as the admin does: no service changes a slug
+    a.save(update_fields=["slug", "updated_at"])
+    assert drawn == [
+        {
+            pagecache.tournament_scope(old),
+            pagecache.tournament_scope("copa-norte-nueva"),
+            pagecache.CLUB,
+            pagecache.RANKING,
+        }
+    ]
+
+
+def test_a_table_moved_to_another_tournament_changes_every_page(director, two, drawn):
+    (a, rnd_a), (b, rnd_b) = two
+    table = Table.objects.get(round=rnd_a, number=2)  # loaded as a form would
+    table.round = rnd_b
+    table.number = 9
+    table.save()
+    assert drawn == [{pagecache.ALL}]  # which tournament it left is not known without a query
+
+
+def test_the_hot_path_finds_the_tournament_without_a_query(director, two, signalled, monkeypatch):
+    """A result saved through the service: the rows its signals see carry their round and
+    tournament, so the page cache asks the database nothing."""
+    (a, rnd_a), _ = two
+
+    def no_query(*args, **kwargs):
+        raise AssertionError("the page cache looked a tournament up")
+
+    monkeypatch.setattr(pagecache._Slugs, "_look_up", no_query)
+    saved = lambda: services.record_result(  # noqa: E731
+        acting_user=director, table=rnd_a.tables.get(number=2), tantos_a=100, tantos_b=60, version=0
+    )
+    assert signalled(saved) == {pagecache.tournament_scope(a.slug), pagecache.CLUB}
+
+
+def test_deleting_a_round_looks_its_tournament_up_twice_not_once_a_row(
+    director, two, drawn, monkeypatch
+):
+    """A cascade (the round's tables, seats, byes and results, none carrying its round): one
+    query finds the tournament of every table of the round (and the round), one that of its
+    rounds: not one per row."""
+    (a, rnd_a), _ = two
+    calls = []
+    real = pagecache._Slugs._look_up
+
+    def counted(self, model, hop, pk):
+        calls.append((model.__name__, hop))
+        return real(self, model, hop, pk)
+
+    monkeypatch.setattr(pagecache._Slugs, "_look_up", counted)
+    Round.objects.get(pk=rnd_a.pk).delete()
+    assert drawn == [{pagecache.tournament_scope(a.slug), pagecache.CLUB, pagecache.RANKING}]
+    assert sorted(calls) == [("Round", "round"), ("Table", "table")]
+
+
+def test_a_deleted_tournament_changes_its_pages_the_lists_and_the_ranking(director, drawn):
+    t = services.create_tournament(
+        acting_user=director, name="Copa Breve", date=timezone.localdate(), mode="pairs"
+    )
+    slug = t.slug
+    drawn.clear()
+    Tournament.objects.get(pk=t.pk).delete()
+    assert drawn == [{pagecache.tournament_scope(slug), pagecache.CLUB, pagecache.RANKING}]
+
+
+def test_an_address_typed_at_random_adds_nothing_to_the_cache(client):
+    def rows():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM django_cache")
+            return cursor.fetchone()[0]
+
+    client.get("/glosario/")  # the generation of "all" exists
+    before = rows()
+    for slug in ("no-existe", "x" * 300):
+        assert client.get(reverse("public:standings", args=[slug])).status_code == 404
+    assert rows() == before
+
+
+def test_every_public_page_names_its_scopes():
+    from rankings import views as ranking_views
+    from tournaments.views import glossary, public
+
+    T = pagecache.tournament_pages
+    expected = {
+        public.home: [pagecache.CLUB, pagecache.RANKING],
+        public.tournament_list: [pagecache.CLUB],
+        public.tournament_detail: T,
+        public.standings: T,
+        public.standings_csv: T,
+        public.round_detail: T,
+        public.round_print: T,
+        public.find_table: T,
+        glossary.glossary: [],
+        ranking_views.ranking: [pagecache.RANKING],
+        ranking_views.ranking_csv: [pagecache.RANKING],
+        ranking_views.player: [pagecache.RANKING],
+        ranking_views.player_csv: [pagecache.RANKING],
+    }
+    for view, scopes in expected.items():
+        assert view.page_scopes == scopes, view.__name__
+    for module in (public, glossary, ranking_views):  # no page left with the bare decorator
+        for name, value in vars(module).items():
+            if hasattr(value, "page_scopes"):
+                assert value in expected, name
+
+
+def test_what_a_savepoint_looked_up_is_trusted_only_while_it_is_open():
+    """A row read in a savepoint that rolled back may be replaced by another with its id."""
+    with transaction.atomic():
+        outer = pagecache._Slugs(None)
+        outer.note("table", 999, 1)
+        with transaction.atomic():
+            inner = pagecache._Slugs(None)
+            assert inner.get("table", 999) == 1  # read before: still true inside
+            inner.note("table", 998, 2)
+            assert pagecache._Slugs(None).get("table", 998) == 2
+        assert pagecache._Slugs(None).get("table", 998) is None
+        assert pagecache._Slugs(None).get("table", 999) == 1

@@ -25,6 +25,7 @@ from django.utils import timezone
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.forms import TournamentForm
+from tournaments.models import ImportJob
 from tournaments.permissions import DIRECTORS_GROUP, can_enter_manage_area, can_manage, is_director
 
 ROLES = ("anonymous", "player", "director_x", "director_y", "listed_in_x", "superuser")
@@ -123,6 +124,8 @@ PERMISSIONS = {
     "manage:entry_drop": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:round_robin": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:import": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
+    "manage:import_job": get_only(TOURNAMENT_X, gate=MANAGE_AREA),
+    "manage:import_retry": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:sorteo": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:round": get_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:pairings": get_and_post(TOURNAMENT_X),
@@ -261,7 +264,9 @@ def world(db):
         status="running",
     )
     spare = services.create_player(acting_user=dx, full_name="Tadeo Tovar")
+    job = ImportJob.objects.create(tournament=x, requested_by=dx, file_name="r.csv")
     kwargs = {
+        "job_id": job.pk,
         "slug": x.slug,
         "number": rnd.number,
         "table_id": rnd.tables.order_by("number").first().pk,

@@ -16,24 +16,31 @@ class TournamentsConfig(AppConfig):
 
         errors.translate = gettext
 
-        # The public pages' cache (clubsite.pagecache): a new data generation whenever a row
-        # of anything those pages show is saved or deleted, whatever the path of the change.
+        # The public pages' cache (clubsite.pagecache): new generations of the scopes whose
+        # pages show a row whenever it is saved or deleted, whatever the path of the change.
+        # The lists (CLUB) show each tournament's name, dates, venue, system, status, number of
+        # entries and, while it runs, its current round (which rounds are closed, which have
+        # every table's result); the ranking pages (RANKING) show the ledger (its replays
+        # draw RANKING), which players are public (their entries, drafts) and each game's
+        # tournament name and address, round and table numbers.
         from clubsite import pagecache
+        from clubsite.pagecache import ADDED_OR_REMOVED, SELF, Rule
         from tournaments import models as m
 
+        result = Rule("table", club=ADDED_OR_REMOVED)
         pagecache.connect_signals(
-            [
-                m.Player,
-                m.Tournament,
-                m.Entry,
-                m.Round,
-                m.Table,
-                m.Seat,
-                m.Bye,
-                m.Result,
-                m.MatchResult,
-                m.TableResult,
-                m.Castigo,
-                m.Sorteo,
-            ]
+            {
+                m.Player: Rule(),  # names on every page: ALL
+                m.Tournament: Rule(SELF, club=True, ranking=("name", "slug", "status")),
+                m.Entry: Rule("tournament", club=True, ranking=True),
+                m.Round: Rule("tournament", club=True, ranking=("number",)),
+                m.Table: Rule("round", club=ADDED_OR_REMOVED, ranking=("number",)),
+                m.Seat: Rule("round"),
+                m.Bye: Rule("round"),
+                m.Result: result,
+                m.MatchResult: result,
+                m.TableResult: result,
+                m.Castigo: Rule("tournament"),
+                m.Sorteo: Rule("tournament"),
+            }
         )

@@ -756,3 +756,55 @@ class Sorteo(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry}: {self.lot}"
+
+
+class ImportJob(models.Model):
+    """One results file sent through the import page, imported in the background
+    (``tournaments.tasks.import_results_task``, all or nothing, as ``tournaments.imports``).
+
+    ``data`` holds the decoded file (at most 5 MB) until the job ends, then is emptied; a job
+    whose worker stopped keeps it, so the page can run it again. ``done``/``total`` count the
+    tables written: on PostgreSQL the worker writes them here while the import runs (through a
+    connection of its own, ``tournaments.progress``), on SQLite only at the end (the running
+    count is in a small file then). ``report`` is the success report (the
+    ``services.ImportReport`` fields, plus ``published``), ``refusal`` the refusal
+    (``{"summary": sentence, "errors": [[line, message], ...]}``), both in ``language``, the
+    language of the page that sent the file."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("en cola")
+        RUNNING = "running", _("importando")
+        DONE = "done", _("terminada")
+        FAILED = "failed", _("rechazada")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="import_jobs")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    file_name = models.CharField(_("archivo"), max_length=255)
+    data = models.TextField(blank=True)
+    language = models.CharField(max_length=10, blank=True)
+    status = models.CharField(
+        _("estado"), max_length=8, choices=Status, default=Status.QUEUED, db_index=True
+    )
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    progress_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    report = models.JSONField(null=True, blank=True)
+    refusal = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("importación")
+        verbose_name_plural = _("importaciones")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.get_status_display()})"
+
+    @property
+    def finished(self) -> bool:
+        """Whether the job ended (imported, or refused / failed: nothing stored)."""
+        return self.status in (self.Status.DONE, self.Status.FAILED)

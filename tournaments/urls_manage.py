@@ -28,6 +28,16 @@ urlpatterns = [
     ),
     path("torneos/<slug:slug>/todos-con-todos/", tournament_views.round_robin, name="round_robin"),
     path("torneos/<slug:slug>/importar/", tournament_views.import_file, name="import"),
+    path(
+        "torneos/<slug:slug>/importar/<id:job_id>/",
+        tournament_views.import_job,
+        name="import_job",
+    ),
+    path(
+        "torneos/<slug:slug>/importar/<id:job_id>/reintentar/",
+        tournament_views.import_retry,
+        name="import_retry",
+    ),
     path("torneos/<slug:slug>/sorteo/", tournament_views.sorteo, name="sorteo"),
     path("torneos/<slug:slug>/ronda/<number:number>/", results.round_manage, name="round"),
     path(

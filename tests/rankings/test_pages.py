@@ -3,6 +3,7 @@
 import csv
 import datetime as dt
 import io
+import math
 import re
 
 import pytest
@@ -119,14 +120,18 @@ def test_ranking_figures_rating_games_change(season):
     assert amparo.change == pytest.approx(rows[-1].rating_after - rows[0].rating_before)
 
 
-def test_player_page_shows_chart_with_year_mark_and_ledger(client, season):
+def test_player_page_shows_one_seasons_chart_and_ledger(client, season):
     r = client.get(reverse("rankings:player", args=[season[0].pk]))
     assert r.status_code == 200
     body = r.content.decode()
-    assert "<svg" in body and body.count("<circle") == 4  # start + 3 games
-    assert 'class="year"' in body  # the 2026 boundary
+    # The newest season by default: its start rating and its two games, no year boundary.
+    assert "<svg" in body and body.count("<circle") == 3
+    assert 'class="year"' not in body
     assert "Bruno Saldívar" in body  # opponent
-    assert "Liga 2025" in body and "Liga 2026" in body
+    assert "Liga 2026" in body and "Liga 2025" not in body
+    body = client.get(reverse("rankings:player", args=[season[0].pk]), {"year": 2025})
+    body = body.content.decode()
+    assert body.count("<circle") == 2 and "Liga 2025" in body and "Liga 2026" not in body
     # The 2025 game between two new players: expected_score 0.5, k_factor 32 (shown "es").
     assert '<td class="num">0,500</td>' in body and '<td class="num">32,00</td>' in body
 
@@ -138,7 +143,7 @@ def test_chart_coordinates_use_a_decimal_point_in_every_language(client, season,
     ).content.decode()
     svg = re.search(r"<svg.*?</svg>", body, re.S).group(0)
     values = re.findall(r'\b(?:x1|x2|y1|y2|x|y|cx|cy)="([^"]*)"', svg)
-    assert len(values) >= 20
+    assert len(values) >= 18  # one season (the newest: 2026): its start and two games
     assert all(re.fullmatch(r"-?\d+(\.\d+)?", v) for v in values), [v for v in values if "," in v][
         :5
     ]
@@ -280,6 +285,80 @@ def test_rebuild_ledger_reports_rows_changed(season):
     out = io.StringIO()
     call_command("rebuild_ledger", stdout=out)
     assert "Filas escritas: 12; filas cambiadas: 3;" in out.getvalue()
+
+
+def snapshot_table_exists() -> bool:
+    """Whether the command's temporary snapshot table is still there on this connection."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT to_regclass('pg_temp.rebuild_ledger_before') IS NOT NULL")
+            return cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT COUNT(*) FROM sqlite_temp_master WHERE name = 'rebuild_ledger_before'"
+        )
+        return cursor.fetchone()[0] == 1
+
+
+def changed_rows_reported() -> str:
+    out = io.StringIO()
+    call_command("rebuild_ledger", stdout=out)
+    return re.match(r"Filas escritas: (\d+); filas cambiadas: (\d+);", out.getvalue()).groups()
+
+
+def test_rebuild_ledger_compares_the_columns_of_as_tuple(season):
+    from rankings.management.commands.rebuild_ledger import COMPARED
+
+    for row in LedgerRow.objects.all():
+        assert tuple(getattr(row, name) for name in COMPARED) == row.as_tuple()
+
+
+def test_rebuild_ledger_counts_each_kind_of_changed_row_exactly(season):
+    """The rebuild rewrites every row (new ids): each step reads Amparo's rows afresh."""
+    amparo, bruno, cira = season[:3]
+
+    def amparo_rows():
+        return list(LedgerRow.objects.filter(player=amparo).order_by("order_key"))
+
+    assert changed_rows_reported() == ("12", "0")
+    # One float one step (one unit in the last place) away: compared exactly, it changed.
+    first = amparo_rows()[0]
+    LedgerRow.objects.filter(pk=first.pk).update(
+        rating_after=math.nextafter(first.rating_after, math.inf)
+    )
+    assert changed_rows_reported() == ("12", "1")
+    # A text column of one row and an integer column of another.
+    second = amparo_rows()[1]
+    LedgerRow.objects.filter(pk=second.pk).update(order_key=second.order_key + "x")
+    LedgerRow.objects.filter(player=bruno, table_id=second.table_id).update(ng_before=7)
+    assert changed_rows_reported() == ("12", "2")
+    # A row missing before the rebuild (it comes back) and a row too many (it goes).
+    rows = amparo_rows()
+    rows[2].delete()
+    stray = rows[0]
+    stray.pk, stray.player = None, cira  # Cira played the other table of that round
+    stray.save()
+    assert LedgerRow.objects.count() == 12
+    assert changed_rows_reported() == ("12", "2")
+    # All of it at once (one row with two columns changed counts once), then the same ledger.
+    LedgerRow.objects.filter(pk=amparo_rows()[0].pk).update(tantos_own=99, k_factor=0.0)
+    LedgerRow.objects.filter(player=bruno).delete()
+    stray.pk = None
+    stray.save()
+    assert LedgerRow.objects.count() == 10
+    assert changed_rows_reported() == ("12", "5")
+    assert changed_rows_reported() == ("12", "0")
+    assert not snapshot_table_exists()
+
+
+def test_rebuild_ledger_that_fails_leaves_no_snapshot_behind(season, monkeypatch):
+    from rankings.management import LedgerNotCurrent
+
+    monkeypatch.setattr(ledger, "compute_rows", lambda *a, **k: 1 / 0)
+    with pytest.raises(LedgerNotCurrent):
+        call_command("rebuild_ledger", stdout=io.StringIO(), stderr=io.StringIO())
+    assert not snapshot_table_exists()
+    monkeypatch.undo()
+    assert changed_rows_reported() == ("12", "0")
 
 
 def test_ledger_rows_are_read_only_in_admin_with_a_rebuild_action(client, season):

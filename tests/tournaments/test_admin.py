@@ -163,8 +163,10 @@ def replays(django_capture_on_commit_callbacks, monkeypatch):
     replay_from = ledger.replay_from
 
     def spy(key, **kwargs):
-        received.append(key)
-        return replay_from(key, **kwargs)
+        report = replay_from(key, **kwargs)  # the background replay: the key it started from
+        if report is not None:
+            received.append(report.from_key)
+        return report
 
     class Capture:
         def __enter__(self):

@@ -499,7 +499,7 @@ def local_director(director):
 
 
 def test_a_director_of_the_tournament_only_cannot_create_players_by_import(
-    director, local_director, client
+    director, local_director, client, django_capture_on_commit_callbacks
 ):
     t = tournament()
     services.set_tournament_directors(
@@ -518,14 +518,18 @@ def test_a_director_of_the_tournament_only_cannot_create_players_by_import(
     assert caught.value.codes == [(3, "import_cannot_create_players")]
     assert "«Irene Jáuregui» no está en el registro de jugadores" in caught.value.errors[0][1]
     assert counts() == before
-    # The same through the upload form, the page that director uses.
+    # The same through the upload form, the page that director uses (a background import:
+    # its progress page shows the refusal).
     client.force_login(local_director)
-    response = client.post(
-        reverse("manage:import", args=[t.slug]),
-        {"kind": "results", "file": SimpleUploadedFile("r2.csv", round_two.encode())},
-    )
-    assert response.status_code == 400
-    assert "Línea 3:" in response.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("manage:import", args=[t.slug]),
+            {"kind": "results", "file": SimpleUploadedFile("r2.csv", round_two.encode())},
+        )
+    assert response.status_code == 302
+    page = client.get(response.url)
+    assert page.context["state"] == "failed"
+    assert "Línea 3:" in page.content.decode()
     assert counts() == before
     # A club director's import creates them.
     report = import_domino_results(acting_user=director, tournament=t, data=round_two)

@@ -504,40 +504,49 @@ def test_public_csv_link_downloads_the_swiss_standings(client):
 # --- upload form -------------------------------------------------------------------------------
 
 
-def test_upload_form_routes_a_swiss_results_file_to_the_match_import(director_client, director):
+def test_upload_form_routes_a_swiss_results_file_to_the_match_import(
+    director_client, director, django_capture_on_commit_callbacks
+):
     t = swiss(acting_user=director)
     page = director_client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
     assert "round,table,player_a,player_b,games_a,games_b,games_drawn,drop" in page
     assert "side_a,side_b" not in page
 
-    response = director_client.post(
-        reverse("manage:import", args=[t.slug]),
-        {
-            "kind": "results",
-            "file": SimpleUploadedFile("r1.csv", ROUND_ONE.encode()),
-        },
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = director_client.post(
+            reverse("manage:import", args=[t.slug]),
+            {
+                "kind": "results",
+                "file": SimpleUploadedFile("r1.csv", ROUND_ONE.encode()),
+            },
+        )
 
+    job = t.import_jobs.get()
     assert response.status_code == 302
-    assert response.url == reverse("manage:tournament", args=[t.slug])
+    assert response.url == reverse("manage:import_job", args=[t.slug, job.pk])
+    assert (job.status, job.report["created"], job.report["drops"]) == ("done", 2, 1)  # Dora
     assert stored_matches(t) == [(1, 1, ANA, BETO, 2, 1, 0), (1, 2, CIRO, DORA, 1, 1, 1)]
     assert Bye.objects.get().entry.name == EVA
     assert {r.entered_by for r in MatchResult.objects.all()} == {director}
 
 
-def test_upload_form_shows_every_refused_line_of_a_swiss_file(director_client, director):
+def test_upload_form_shows_every_refused_line_of_a_swiss_file(
+    director_client, director, django_capture_on_commit_callbacks
+):
     t = swiss(acting_user=director)
     data = csv_text(f"1,1,{ANA},{BETO},3,0,,", f"1,2,{CIRO},{DORA},2,1,,maybe")
 
-    response = director_client.post(
-        reverse("manage:import", args=[t.slug]),
-        {
-            "kind": "results",
-            "file": SimpleUploadedFile("r1.csv", data.encode()),
-        },
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = director_client.post(
+            reverse("manage:import", args=[t.slug]),
+            {
+                "kind": "results",
+                "file": SimpleUploadedFile("r1.csv", data.encode()),
+            },
+        )
 
-    assert response.status_code == 400
+    response = director_client.get(response.url)  # the import's page: refused
+    assert response.status_code == 200
     body = response.content.decode()
     assert "Línea 2:" in body and "Línea 3:" in body
     assert nothing_stored() == (0, 0, 0, 0, 0, 0, 0)

@@ -37,32 +37,41 @@ def import_results(*, acting_user, tournament, data, progress=None) -> services.
     """Import a results CSV (bytes or text) in the format of ``tournament``'s scoring system
     (``ScoringSystem.import_header``), all or nothing: ``systems.of(tournament)
     .import_results``. Returns an ``ImportReport``; raises ``ImportRefused`` or
-    ``DomainError`` (see the system's importer)."""
+    ``DomainError`` (see the system's importer). ``progress(done, total)``, if given, is called
+    after each table (``apply.apply_plan``)."""
     return systems.of(tournament).import_results(
         acting_user=acting_user, tournament=tournament, data=data, progress=progress
     )
 
 
-def import_domino_results(*, acting_user, tournament, data) -> services.ImportReport:
+def import_domino_results(*, acting_user, tournament, data, progress=None) -> services.ImportReport:
     """Import a dominó results file (``RESULTS_HEADER``; ``domino.import_results``). Raises
-    DomainError "import_not_domino" for a tournament of another system."""
+    DomainError "import_not_domino" for a tournament of another system. ``progress(done,
+    total)``, if given, is called after each table."""
     system = systems.require(tournament, "domino", DomainError("import_not_domino"))
-    return system.import_results(acting_user=acting_user, tournament=tournament, data=data)
+    return system.import_results(
+        acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    )
 
 
-def import_match_results(*, acting_user, tournament, data) -> MatchImportReport:
+def import_match_results(*, acting_user, tournament, data, progress=None) -> MatchImportReport:
     """Import a Swiss match-play results file (``MATCH_HEADER``; ``swiss.import_results``).
-    Raises DomainError "import_not_swiss" for a tournament of another system."""
+    Raises DomainError "import_not_swiss" for a tournament of another system.
+    ``progress(done, total)``, if given, is called after each table."""
     system = systems.require(tournament, "swiss", match_error("import_not_swiss"))
-    return system.import_results(acting_user=acting_user, tournament=tournament, data=data)
+    return system.import_results(
+        acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    )
 
 
-def import_table_results(*, acting_user, tournament, data) -> services.ImportReport:
+def import_table_results(*, acting_user, tournament, data, progress=None) -> services.ImportReport:
     """Import a 3–4 player table-game results file (``TABLE_HEADER``; the generic
     seat-per-line import). Raises DomainError "import_not_table" for a tournament of another
-    system."""
+    system. ``progress(done, total)``, if given, is called after each table."""
     system = systems.require(tournament, "table", table_error("import_not_table"))
-    return system.import_results(acting_user=acting_user, tournament=tournament, data=data)
+    return system.import_results(
+        acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    )
 
 
 __all__ = [

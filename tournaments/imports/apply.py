@@ -42,11 +42,14 @@ def run(
 
     Decodes ``data`` and reads its rows under ``header`` (file-level refusals first), then in
     one transaction locks the tournament (one import of a tournament at a time), plans
-    (``make_plan(t, rows)``) and applies the plan into ``report``. Raises ``ImportRefused``
+    (``make_plan(t, rows)``) and applies the plan into ``report``; the ranking's replay is asked
+    for once, for every table the file touched (``rankings.signals.batched``). Raises ``ImportRefused``
     (nothing stored) or DomainError "wrong_system" (``system`` is not the tournament's).
     """
+    from rankings.signals import batched  # one ranking replay request for the whole file
+
     rows = read_rows(decode(data), header)
-    with transaction.atomic():
+    with transaction.atomic(), batched():
         t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if systems.of(t) is not system:
             raise DomainError("wrong_system")

@@ -12,6 +12,6 @@ from clubsite.pagecache import public_page
 
 
 @require_safe
-@public_page
+@public_page(scopes=[])
 def glossary(request):
     return render(request, "tournaments/glossary.html")

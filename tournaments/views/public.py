@@ -12,27 +12,44 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.core.paginator import Paginator
+from django.db.models import Case, Count, IntegerField, Value, When
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from clubsite.pagecache import public_page
+from clubsite.pagecache import CLUB, RANKING, public_page, tournament_pages
 from tournaments import systems
 from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
 
 HOME_RANKING_SIZE = 10
 HOME_FINISHED = 6
+#: Tournaments a page of the yearly list (``tournament_list``).
+TOURNAMENTS_PAGE_SIZE = 50
+#: At most this many running or upcoming tournaments head the list's default year.
+LIST_CURRENT_MAX = 20
+#: Lines a page of the public standings; a last page of ``STANDINGS_ORPHANS`` lines or fewer
+#: joins the one before, so a field of up to 110 renders whole.
+STANDINGS_PAGE_SIZE = 100
+STANDINGS_ORPHANS = 10
 
 
-def standings_context(tournament: Tournament) -> dict:
+def standings_context(tournament: Tournament, page: str | int | None = None) -> dict:
     """Context of the standings partial, shared by public and manage pages: the lines, each
     with ``cells`` (its figures, formatted, in the order of ``columns``) and
     the ``tiebreaks`` whose labels say what placed it, from the tournament's scoring system
-    (``systems.of``)."""
+    (``systems.of``).
+
+    Without ``page`` (the tournament page, the manage pages) ``standings`` holds every line.
+    With it (the public standings' ``?page=``, as typed) a field of more than
+    ``STANDINGS_PAGE_SIZE`` + ``STANDINGS_ORPHANS`` lines is paged: ``standings`` holds that
+    page's lines and ``standings_page`` is the Django ``Page`` (None when everything fits on
+    one); text that is not a number shows the first page, a number out of range the last.
+    Paging only slices what is shown: positions, columns and ties are those of the whole field.
+    """
     system = systems.of(tournament)
     lines = tournament.standings()
     columns = system.columns(lines)
@@ -40,7 +57,12 @@ def standings_context(tournament: Tournament) -> dict:
         "num strong" if column.strong else "num small" if column.small else "num"
         for column in columns
     ]
-    for line in lines:
+    shown, standings_page = lines, None
+    if page is not None:
+        paged = Paginator(lines, STANDINGS_PAGE_SIZE, orphans=STANDINGS_ORPHANS).get_page(page)
+        if paged.has_other_pages():
+            shown, standings_page = paged.object_list, paged
+    for line in shown:
         line.cells = [(column.value(line), c) for column, c in zip(columns, css, strict=True)]
     needs_correction = []
     if lines.needs_correction:  # rare: one more query, only then
@@ -51,13 +73,14 @@ def standings_context(tournament: Tournament) -> dict:
         ):
             needs_correction.append((round_number, number, lines.needs_correction[pk]))
     return {
-        "standings": lines,
+        "standings": shown,
+        "standings_page": standings_page,
         "needs_correction": needs_correction,
         "columns": columns,
         "tiebreaks": system.tiebreaks,
         "order_hint": system.order_hint,
         "entrant_label": system.entrant_label(),
-        "any_shared": any(line.row.shared for line in lines),
+        "any_shared": any(line.row.shared for line in shown),
     }
 
 
@@ -86,14 +109,14 @@ def _live_context(t: Tournament) -> dict:
 
 
 @require_safe
-@public_page
+@public_page(scopes=[CLUB, RANKING])
 def home(request):
     """Home: running tournaments (with their current round's tables and "find my table"),
     upcoming and recently finished ones, the top of this year's ranking and a player search.
     Seven queries (one is the ranking's health) whatever the number of tournaments, rounds
     or players."""
     from rankings import health
-    from rankings.queries import year_ranking
+    from rankings.queries import top_of_year
 
     visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
     running = list(visible.filter(status=Tournament.Status.RUNNING).order_by("-date", "name"))
@@ -124,27 +147,72 @@ def home(request):
             "ranking_year": year,
             # While the ranking needs attention, a notice instead of its figures.
             "ledger_notice": (notice := health.attention()),
-            "top": [] if notice else year_ranking(year)[:HOME_RANKING_SIZE],
+            "top": [] if notice else top_of_year(year, HOME_RANKING_SIZE),
         },
     )
 
 
 @require_safe
-@public_page
+@public_page(scopes=[CLUB])
 def tournament_list(request):
-    tournaments = (
-        Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+    """The published tournaments of one year (``?year=``), newest first,
+    ``TOURNAMENTS_PAGE_SIZE`` a page (``?page=``: text that is not a number shows the first
+    page, a number out of range the last), with links to every year that has tournaments,
+    newest first. The default year, also for a ``year`` that is not a number or has no
+    tournament, is the current one when it has tournaments, else the newest that has. The first
+    page of the default year starts with the tournaments running or open for registration
+    that belong to another year (next year's, one begun last year; at most
+    ``LIST_CURRENT_MAX``): those of the year shown already head its list, newest first.
+    Drafts are never listed. Four queries at most (years, count, page, running and upcoming)
+    whatever the number of tournaments."""
+    visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+    years = [d.year for d in visible.dates("date", "year", order="DESC")]
+    this_year = timezone.localdate().year
+    default = this_year if this_year in years or not years else years[0]
+    try:
+        year = int(request.GET.get("year") or default)
+    except ValueError:
+        year = default
+    if year not in years:
+        year = default
+    of_year = (
+        visible.filter(date__year=year)
         .annotate(n_entries=Count("entries", distinct=True))
-        .order_by("-date", "name")
+        .order_by("-date", "name", "pk")
     )
-    return render(request, "tournaments/tournament_list.html", {"tournaments": tournaments})
+    page = Paginator(of_year, TOURNAMENTS_PAGE_SIZE).get_page(request.GET.get("page"))
+    running, upcoming = [], []
+    if year == default and page.number == 1:
+        running_first = Case(
+            When(status=Tournament.Status.RUNNING, then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        )
+        for t in (
+            visible.filter(status__in=[Tournament.Status.RUNNING, Tournament.Status.REGISTRATION])
+            .exclude(date__year=year)
+            .order_by(running_first, "date", "name", "pk")[:LIST_CURRENT_MAX]
+        ):
+            (running if t.status == Tournament.Status.RUNNING else upcoming).append(t)
+    return render(
+        request,
+        "tournaments/tournament_list.html",
+        {
+            "year": year,
+            "years": years,
+            "page": page,
+            "tournaments": page.object_list,
+            "running": running,
+            "upcoming": upcoming,
+        },
+    )
 
 
 # --- one tournament ----------------------------------------------------------------------------
 
 
 @require_safe
-@public_page
+@public_page(scopes=tournament_pages)
 def tournament_detail(request, slug):
     """Settings, entries, each round's tables with results, and the standings."""
     t = _tournament(slug, request)
@@ -190,25 +258,32 @@ def tournament_detail(request, slug):
 
 
 @require_safe
-@public_page
+@public_page(scopes=tournament_pages)
 def standings(request, slug):
-    """The standings; while a round is open, also that round's tables (both refresh live).
-    The HTMX refresh gets the standings partial alone."""
+    """The standings, and the current round's tables (both refresh live while the tournament
+    runs). The HTMX refresh gets the standings partial alone.
+
+    A field larger than ``STANDINGS_PAGE_SIZE`` (+ ``STANDINGS_ORPHANS``) is paged
+    (``?page=``, the first page by default; ``standings_context``) and its round is a link to
+    the round's page instead of its tables, so the page stays bounded. The tournament page's
+    live refresh asks for the partial without a page and gets every line, as that page shows."""
     t = _tournament(slug, request)
-    context = {"t": t, **_live_context(t), **standings_context(t)}
+    page = request.GET.get("page", None if request.htmx else 1)
+    context = {"t": t, **_live_context(t), **standings_context(t, page=page)}
     if request.htmx:
         return render(request, "tournaments/standings.html#standings_table", context)
     current = t.current_round()
+    tables_shown = current is not None and context["standings_page"] is None
     context.update(
         current_round=current,
-        current_tables=systems.with_cards(t, current.tables_with_results()) if current else [],
-        current_byes=current.bye_entries() if current else [],
+        current_tables=systems.with_cards(t, current.tables_with_results()) if tables_shown else [],
+        current_byes=current.bye_entries() if tables_shown else [],
     )
     return render(request, "tournaments/standings.html", context)
 
 
 @require_safe
-@public_page
+@public_page(scopes=tournament_pages)
 def standings_csv(request, slug):
     t = _tournament(slug, request)
     from tournaments import exports
@@ -219,7 +294,7 @@ def standings_csv(request, slug):
 
 
 @require_safe
-@public_page
+@public_page(scopes=tournament_pages)
 def round_detail(request, slug, number):
     """A round's tables with results and byes; the HTMX refresh gets the tables partial alone."""
     t = _tournament(slug, request)
@@ -238,7 +313,7 @@ def round_detail(request, slug, number):
 
 
 @require_safe
-@public_page
+@public_page(scopes=tournament_pages)
 def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
     t = _tournament(slug, request)
@@ -336,7 +411,7 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
 
 
 @require_safe
-@public_page
+@public_page(scopes=tournament_pages)
 def find_table(request, slug):
     """ "Find my table": with ``?q=`` the current round's table, side, seat, partners and
     opponents of every player whose name matches (or "descansa"); without it, every table of

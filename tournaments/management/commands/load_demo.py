@@ -221,6 +221,11 @@ class Command(BaseCommand):
             individual_t = self._individual_tournament(director, players, dt.date(year, 12, 5))
             swiss_t = self._swiss_tournament(director, players, dt.date(year, 11, 21))
             table_t = self._table_tournament(director, players, dt.date(year, 11, 28))
+        # The ranking at once: the demo's replay requests, taken here rather than left to the
+        # background worker (which then finds nothing to do).
+        from rankings import ledger
+
+        ledger.replay_from(None, requests=True)
         self.stdout.write(self.style.SUCCESS("Demo cargada."))
         self.stdout.write(f"  {pairs_t.name}: terminado, {N_PAIRS} parejas, {N_ROUNDS} rondas.")
         self.stdout.write(

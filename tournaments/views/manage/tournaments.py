@@ -1,22 +1,27 @@
 """Directors' pages: a tournament's settings and page, its entries (add, remove, drop), the
-round-robin schedule, the CSV imports and the sorteos."""
+round-robin schedule, the CSV imports (results in the background, with their progress page)
+and the sorteos."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from tournaments import services, systems
+from tournaments import services, systems, tasks
 from tournaments.errors import DomainError
 from tournaments.forms import EntryForm, ImportForm, TournamentForm
-from tournaments.models import Entry
+from tournaments.models import Entry, ImportJob
 from tournaments.permissions import is_director
 from tournaments.views.manage.access import (
     director_required,
@@ -109,8 +114,20 @@ def _tournament_page(
             "actions": system.actions(t),
             "show_mode": len(system.modes) > 1,
             "import_hint": system.import_hint,
+            "import_jobs": _unfinished_jobs(t),
         },
         status=status,
+    )
+
+
+def _unfinished_jobs(t) -> list[ImportJob]:
+    """The imports of ``t`` sent in the last day and not finished (queued, running or stalled),
+    newest first: the tournament page links to their progress."""
+    since = timezone.now() - dt.timedelta(days=1)
+    return list(
+        t.import_jobs.filter(
+            status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING], created_at__gte=since
+        ).only("pk", "file_name", "status", "created_at")
     )
 
 
@@ -273,7 +290,13 @@ def import_file(request, slug):
     """Upload form of the CSV imports (results or castigos); all-or-nothing. The imports are
     idempotent by themselves (a file imported again finds its results and castigos recorded
     and stores nothing new); the form's one-time token (``access.one_submission``) also spares
-    a second copy the whole run and answers it as any repeated form: "Ya se había guardado"."""
+    a second copy the whole run and answers it as any repeated form: "Ya se había guardado".
+
+    A results file is imported in the background (``tasks.start_import``): what can be checked
+    at once is (the form, the size, the encoding, the header and the CSV syntax: a refusal
+    answers 400 with the tournament's page, as before, and nothing is queued); then the job is
+    created and the answer goes to its progress page (``import_job``). A castigos file (a few
+    lines, no tables to write) is still imported in the request."""
     t = managed_tournament(request, slug)
     if request.submission.repeated:
         return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
@@ -283,6 +306,7 @@ def import_file(request, slug):
     if not form.is_valid():
         return _tournament_page(request, t, import_form=form, status=400)
     from tournaments import imports
+    from tournaments.imports import reading
 
     upload = form.cleaned_data["file"]
     if upload.size > 5 * 1024 * 1024:
@@ -291,19 +315,10 @@ def import_file(request, slug):
     data = upload.read()
     try:
         if form.cleaned_data["kind"] == "results":
-            report = imports.import_results(acting_user=request.user, tournament=t, data=data)
-            request.submission.saved(reverse("manage:tournament", args=[t.slug]))
-            messages.success(
-                request,
-                _(
-                    "Resultados importados: creados {created}, cambiados {changed}, sin cambios {unchanged}."
-                ).format(
-                    created=report.created, changed=report.changed, unchanged=report.unchanged
-                ),
-            )
-            for warning in report.warnings:
-                messages.warning(request, warning)
-            say_if_published(request, t)
+            text = reading.decode(data)
+            header = tuple(systems.of(t).import_header)
+            if header:  # the file-level refusals at once: encoding, header, size, CSV syntax
+                reading.read_rows(text, header)
         else:
             warnings: list[str] = []
             n = imports.import_castigos(
@@ -313,11 +328,129 @@ def import_file(request, slug):
             messages.success(request, _("Castigos importados: {count}.").format(count=n))
             for warning in warnings:
                 messages.warning(request, warning)
+            return redirect("manage:tournament", slug=t.slug)
     except DomainError as exc:
         errors = list(getattr(exc, "errors", []) or [])
         form.add_error(None, exc.summary if errors else exc.message)
         return _tournament_page(request, t, import_form=form, import_errors=errors, status=400)
-    return redirect("manage:tournament", slug=t.slug)
+    job = tasks.start_import(
+        acting_user=request.user,
+        tournament=t,
+        file_name=upload.name or "",
+        text=text,
+        language=get_language(),
+    )
+    url = reverse("manage:import_job", args=[t.slug, job.pk])
+    request.submission.saved(url)
+    return redirect(url)
+
+
+@director_required
+@require_safe
+def import_job(request, slug, job_id):
+    """The progress page of a results import sent through ``import_file`` (who may import into
+    the tournament may see it: ``managed_tournament``; a job of another tournament is a 404).
+
+    While the job is queued or running: a progress bar ("123 de 2560 mesas"), which HTMX
+    refreshes every second (an HTMX request gets the part alone, ``_import_job.html``; it
+    stops asking once the job ended, and tells the end to the page's status region); without
+    JavaScript, a link reloads the page. Then the outcome as the tournament page showed it
+    when the import ran in the request: the counts, the warnings and "now public" when it was
+    imported; the refusal with every refused line, and the form to send the corrected file,
+    when it was refused. A job with no sign of life for ``tasks.STALL_SECONDS`` says it seems
+    stopped (nothing was saved) and offers to run it again (``import_retry``)."""
+    t = managed_tournament(request, slug)
+    job = get_object_or_404(
+        ImportJob.objects.select_related("requested_by"), pk=job_id, tournament=t
+    )
+    context = _job_context(request, t, job)
+    if request.htmx:
+        response = render(request, "tournaments/manage/_import_job.html", context)
+    else:
+        response = render(request, "tournaments/manage/import_job.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _job_context(request, t, job: ImportJob) -> dict:
+    state, seen = tasks.job_state(job)
+    done, total = (seen.done, seen.total) if seen is not None else (job.done, job.total)
+    context = {
+        "t": t,
+        "job": job,
+        "state": state,
+        "polling": state in (tasks.QUEUED, tasks.RUNNING),
+        "done": done,
+        "total": total,
+        "percent": done * 100 // total if total else 0,
+        "stall_minutes": tasks.STALL_SECONDS // 60,
+        "oob": bool(request.htmx),
+    }
+    if state == tasks.DONE:
+        context["report_messages"] = _report_messages(t, job.report or {})
+    elif state == tasks.FAILED:
+        system = systems.of(t)
+        refusal = job.refusal or {}
+        context.update(
+            refusal=refusal,
+            import_errors=[tuple(e) for e in refusal.get("errors", [])],
+            import_form=ImportForm(castigos=systems.CASTIGOS in system.actions(t)),
+            import_hint=system.import_hint,
+            actions=system.actions(t),
+        )
+    return context
+
+
+def _report_messages(t, report: dict) -> list[tuple[str, str]]:
+    """(level, sentence) of a finished import, as the tournament page said them when the
+    import ran in the request: the counts, each warning, and "now public" for a draft the
+    import started."""
+    said = [
+        (
+            "success",
+            _(
+                "Resultados importados: creados {created}, cambiados {changed}, sin cambios {unchanged}."
+            ).format(
+                created=report.get("created", 0),
+                changed=report.get("changed", 0),
+                unchanged=report.get("unchanged", 0),
+            ),
+        )
+    ]
+    said += [("warning", str(w)) for w in report.get("warnings", [])]
+    if report.get("published"):
+        said.append(
+            (
+                "info",
+                _(
+                    "«{name}» estaba en borrador y ahora está en curso: ya se ve en las páginas "
+                    "públicas."
+                ).format(name=t.name),
+            )
+        )
+    return said
+
+
+@director_required
+@require_POST
+@submitted_once
+def import_retry(request, slug, job_id):
+    """Run a stalled import's file again (``tasks.retry_import``: the job is marked stopped and
+    a new job starts) and go to the new job's page; a job that is not stalled (it moved
+    meanwhile, ended, or was retried already) is left alone, with a message. The button's form
+    carries a one-time token: a second copy starts nothing more."""
+    t = managed_tournament(request, slug)
+    job = get_object_or_404(ImportJob, pk=job_id, tournament=t)
+    here = reverse("manage:import_job", args=[t.slug, job.pk])
+    if request.submission.repeated:
+        return request.submission.answer(request, here)
+    new = tasks.retry_import(job, acting_user=request.user)
+    if new is None:
+        messages.info(request, _("Esa importación no está detenida: no se volvió a empezar."))
+        return redirect(here)
+    url = reverse("manage:import_job", args=[t.slug, new.pk])
+    request.submission.saved(url)
+    return redirect(url)
 
 
 @director_required

@@ -1,0 +1,105 @@
+"""The ledger replay as a background task (Django's tasks framework, ``django.tasks``).
+
+A change of the rated games writes a ``ReplayRequest`` in its own transaction
+(``rankings.signals``) and, once that commits, ``enqueue_replay`` puts ``replay_ledger`` on
+the queue: the director's request answers as soon as the result is saved, and the worker
+(``manage.py db_worker``, django-tasks-db: the queue is a table of this same database)
+replays the ledger a moment later. The task takes every waiting request at once, so many
+saves make one replay from the earliest game they changed (SCORING.md §2).
+
+Crash safety: the requests are deleted in the replay's own transaction. A worker killed
+mid-replay rolls that transaction back: the ledger keeps its previous, consistent state and
+the requests stay, so the replay runs again, on the next save or, when nothing else comes,
+once the oldest request is older than ``STALE_AFTER`` and a ranking page is read
+(``ensure_replay``). docs/scale-out.md tells how to run the same task on Celery or RQ.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from django.core.cache import cache
+from django.tasks import task
+from django.utils import timezone
+
+from rankings import ledger
+
+log = logging.getLogger(__name__)
+
+#: A replay waiting longer than this is taken for lost (its worker died): the next ranking
+#: page read enqueues it again (at most once per ``STALE_AFTER``).
+STALE_AFTER = dt.timedelta(seconds=60)
+_RETRY_KEY = "rankings:replay:retry"
+
+
+@task()
+def replay_ledger() -> dict | None:
+    """Replay the ledger for every waiting ``ReplayRequest`` (``ledger.replay_from`` with
+    ``requests=True``). Returns a summary (``from_key``, ``deleted``, ``written``,
+    ``skipped``: the number of games left out), or None when another replay had already taken
+    the requests. A failed replay is recorded (the ranking "needs attention") and raises
+    ``ledger.ReplayFailed``, which marks the task failed."""
+    report = ledger.replay_from(None, requests=True) if _has_requests() else None
+    if report is None:
+        return None
+    return {
+        "from_key": report.from_key,
+        "deleted": report.deleted,
+        "written": report.written,
+        "skipped": len(report.skipped),
+    }
+
+
+def _has_requests() -> bool:
+    from rankings.models import ReplayRequest
+
+    return ReplayRequest.objects.exists()
+
+
+def _waiting_in_database() -> bool:
+    """Whether a ``replay_ledger`` task already waits in django-tasks-db's queue (not yet
+    claimed by a worker): it will take every request committed before it starts, so another
+    one is not needed. False on any other backend (each save enqueues; the extra tasks find
+    nothing to do)."""
+    try:
+        from django_tasks_db.backend import DatabaseBackend
+        from django_tasks_db.models import DBTaskResult
+    except ImportError:  # another backend is installed instead
+        return False
+    backend = replay_ledger.get_backend()
+    if not isinstance(backend, DatabaseBackend):
+        return False
+    return (
+        DBTaskResult.objects.ready()
+        .filter(task_path=replay_ledger.module_path, backend_name=backend.alias)
+        .exists()
+    )
+
+
+def enqueue_replay() -> None:
+    """Put ``replay_ledger`` on the queue unless one already waits there. Called on commit of
+    a transaction that wrote a ``ReplayRequest``. Never raises: a queue that cannot be
+    reached is logged and the request stays for the next save or ``ensure_replay``."""
+    try:
+        if _waiting_in_database():
+            return
+        replay_ledger.enqueue()
+    except ledger.ReplayFailed:  # the immediate backend ran it and it failed: recorded
+        log.exception("ledger replay failed")
+    except Exception:
+        log.exception("could not enqueue the ledger replay")
+
+
+def ensure_replay(pending) -> None:
+    """Enqueue the replay again when the oldest waiting change (``health.pending()``) is older
+    than ``STALE_AFTER``: its worker was stopped or killed. At most once per ``STALE_AFTER``
+    across every app server (an ``add`` in the shared cache)."""
+    if pending is None or timezone.now() - pending.since < STALE_AFTER:
+        return
+    try:
+        if not cache.add(_RETRY_KEY, 1, int(STALE_AFTER.total_seconds())):
+            return
+    except Exception:
+        log.exception("cache unavailable: the stale replay is enqueued anyway")
+    enqueue_replay()

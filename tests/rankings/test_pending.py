@@ -1,0 +1,120 @@
+"""While a change waits for the background replay (rankings.tasks), the ranking pages say so;
+the stored year figures give the same ranking and top ten as the ledger (issue "a correction
+never makes anyone wait, and no page grows with the club")."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from asgiref.local import Local
+from django.tasks import task_backends
+from django.test import override_settings
+from django.urls import reverse
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from rankings import health, ledger, queries, tasks
+from rankings.models import LedgerStatus, ReplayRequest
+from tests.rankings.test_ledger import make_players, make_tournament, pairs_round, record
+
+pytestmark = pytest.mark.django_db
+
+
+def _reset_backends():
+    task_backends.__dict__.pop("settings", None)
+    task_backends._connections = Local(task_backends.thread_critical)
+
+
+@pytest.fixture
+def queue():
+    """Tasks wait in django-tasks-db's queue; no worker runs in these tests."""
+    with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
+        _reset_backends()
+        yield
+    _reset_backends()
+
+
+def _season(django_capture_on_commit_callbacks):
+    players = make_players(8, "Pendiente")
+    t = make_tournament("Liga de invierno", dt.date(timezone.localdate().year, 1, 10))
+    tables = pairs_round(t, players, 1, [0, 1, 2, 3])
+    with django_capture_on_commit_callbacks(execute=True):
+        record(tables[0], 100, 40)
+        record(tables[1], 73, 100)
+    return players, tables
+
+
+def test_a_waiting_change_is_shown_on_the_ranking_and_player_pages(
+    client, django_capture_on_commit_callbacks, queue
+):
+    players, tables = _season(django_capture_on_commit_callbacks)
+    # One request per table and transaction: the pairing's two tables, then the two results.
+    assert ReplayRequest.objects.count() == 4
+    assert DBTaskResult.objects.filter(status="READY").count() == 1  # three commits, one task
+    ledger.replay_from(None, requests=True)  # the worker's part
+    assert health.pending() is None
+    replayed = LedgerStatus.objects.get(pk=1).replayed_at
+    assert replayed is not None
+    for url in (reverse("rankings:ranking"), reverse("rankings:player", args=[players[0].pk])):
+        assert "ledger-pending" not in client.get(url).content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        record(tables[0], 100, 90)  # a correction: saved, the replay waits
+    pending = health.pending()
+    assert pending is not None and pending.count == 1 and pending.current_at == replayed
+    since = timezone.localtime(pending.since).strftime("%H:%M")
+    for url in (
+        reverse("rankings:ranking"),
+        reverse("rankings:player", args=[players[0].pk]),
+        reverse("public:home"),
+    ):
+        body = client.get(url).content.decode()
+        assert 'id="ledger-pending"' in body, url
+        assert f"Actualizando el ranking desde las {since}." in body, url
+    ledger.replay_from(None, requests=True)
+    assert health.pending() is None
+    assert 'id="ledger-pending"' not in client.get(reverse("rankings:ranking")).content.decode()
+
+
+def test_a_stale_request_is_enqueued_again_once(django_capture_on_commit_callbacks, queue):
+    _season(django_capture_on_commit_callbacks)
+    DBTaskResult.objects.all().delete()  # the worker took the task and died
+    tasks.ensure_replay(health.pending())  # recent: nothing yet
+    assert DBTaskResult.objects.count() == 0
+    ReplayRequest.objects.update(created_at=timezone.now() - dt.timedelta(minutes=5))
+    from django.core.cache import cache
+
+    cache.delete(tasks._RETRY_KEY)
+    tasks.ensure_replay(health.pending())
+    tasks.ensure_replay(health.pending())
+    assert DBTaskResult.objects.filter(status="READY").count() == 1
+
+
+def test_a_change_in_an_unrated_tournament_takes_no_replay(django_capture_on_commit_callbacks):
+    players = make_players(4, "Amistad")
+    t = make_tournament("Amistoso", dt.date(2026, 3, 3), rated=False)
+    (table,) = pairs_round(t, players, 1, [0, 1])
+    with django_capture_on_commit_callbacks(execute=True):
+        record(table, 100, 12)
+    assert ReplayRequest.objects.count() == 0  # taken at once by the immediate backend
+    assert health.pending() is None
+
+
+def test_the_top_ten_is_the_head_of_the_ranking_ties_included(django_capture_on_commit_callbacks):
+    players = make_players(24, "Top")
+    t = make_tournament("Copa del año", dt.date(timezone.localdate().year, 2, 7))
+    # Six tables: the six winning pairs gain the same points (equal ratings before, same score).
+    tables = pairs_round(t, players, 1, list(range(12)))
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in tables:
+            record(table, 100, 50)
+    year = timezone.localdate().year
+    whole = queries.year_ranking(year)
+    assert len(whole) == 24
+    assert [line.position for line in whole[:13]] == [1] * 12 + [13]
+    for size in (1, 10, 12, 13, 30):
+        top = queries.top_of_year(year, size)
+        assert top == whole[:size]
+    assert queries.year_position(whole[12].player_id, year) == 13
+    assert queries.ranking_years() == [year]
