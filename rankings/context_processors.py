@@ -31,8 +31,6 @@ def _pending():
     since when, and when the ranking was last current), or None; a replay that waits too long
     (its worker stopped) is enqueued again (``tasks.ensure_replay``). Shown to everyone on the
     ranking pages (``rankings/_ledger_pending.html``)."""
-    from rankings import health, tasks
+    from rankings import tasks
 
-    pending = health.pending()
-    tasks.ensure_replay(pending)
-    return pending
+    return tasks.pending()

@@ -46,18 +46,60 @@ class RankingLine:
 
 
 #: The year figures a ranking line is made of, in ``_ranked``'s order.
-_LINE_FIELDS = ("player", "player__full_name", "games", "rating", "start_rating", "last_played")
+_LINE_FIELDS = (
+    "player",
+    "player__full_name",
+    "games",
+    "rating",
+    "start_rating",
+    "last_played",
+    "player__name_key",
+)
 
 
 def _ranked(data: list[tuple]) -> list[RankingLine]:
-    """``_LINE_FIELDS`` tuples as ranking lines: best rating first, then by name (case
-    ignored) and id; equal ratings share the position."""
-    data.sort(key=lambda d: (-d[3], d[1].casefold(), d[0]))
+    """``_LINE_FIELDS`` tuples as ranking lines, in ranking order (``_ORDER``): best rating
+    first, then by name (its comparison key, ``tournaments.names.key``: case, accents and
+    spacing ignored; code-point order) and id; equal ratings share the position."""
+    data.sort(key=lambda d: (-d[3], d[6], d[0]))
     lines: list[RankingLine] = []
-    for index, (pid, name, games, rating, start, last_played) in enumerate(data, start=1):
+    for index, (pid, name, games, rating, start, last_played, _key) in enumerate(data, start=1):
         position = lines[-1].position if lines and lines[-1].rating == rating else index
         lines.append(RankingLine(position, pid, name, rating, games, rating - start, last_played))
     return lines
+
+
+def _name_order():
+    """The name key in code-point order on every database (``_ranked`` sorts Python strings
+    the same way): collation "C" on PostgreSQL, BINARY on SQLite."""
+    from django.db import connections, router
+    from django.db.models.functions import Collate
+
+    vendor = connections[router.db_for_read(YearRating)].vendor
+    return Collate("player__name_key", "C" if vendor == "postgresql" else "BINARY")
+
+
+def ranking_page(year: int, page: str | int | None, size: int):
+    """One page of ``year_ranking(year)`` (Django ``Page`` of ``RankingLine``, ``size`` lines;
+    a page that is not a number shows the first, one out of range the last), ordered and
+    sliced by the database: positions by a window rank over the year (ties share it), so a
+    page costs a count and one query of ``size`` rows, whatever the number of players."""
+    from django.core.paginator import Paginator
+    from django.db.models import F, Window
+    from django.db.models.functions import Rank
+
+    rows = (
+        YearRating.objects.filter(year=year)
+        .annotate(position=Window(Rank(), order_by=F("rating").desc()))
+        .order_by("-rating", _name_order(), "player_id")
+        .values_list("position", *_LINE_FIELDS)
+    )
+    shown = Paginator(rows, size).get_page(page)
+    shown.object_list = [
+        RankingLine(int(pos), pid, name, rating, games, rating - start, last_played)
+        for pos, pid, name, games, rating, start, last_played, _key in shown.object_list
+    ]
+    return shown
 
 
 def year_ranking(year: int) -> list[RankingLine]:
@@ -89,15 +131,17 @@ def top_of_year(year: int, size: int) -> list[RankingLine]:
     return _ranked(data)[:size]
 
 
-def year_position(player_id: int, year: int) -> int | None:
+def year_position(player_id: int, year: int, *, rating: float | None = None) -> int | None:
     """The player's position in ``year_ranking(year)`` (ties share it), or None without a rated
-    game that year. Two indexed queries on the year figures: 1 + the players of the year
-    whose rating is higher."""
-    rating = (
-        YearRating.objects.filter(year=year, player_id=player_id)
-        .values_list("rating", flat=True)
-        .first()
-    )
+    game that year. Two indexed queries on the year figures (one when the player's ``rating``
+    of the year is given, as read with the other figures of the page): 1 + the players of the
+    year whose rating is higher."""
+    if rating is None:
+        rating = (
+            YearRating.objects.filter(year=year, player_id=player_id)
+            .values_list("rating", flat=True)
+            .first()
+        )
     if rating is None:
         return None
     return YearRating.objects.filter(year=year, rating__gt=rating).count() + 1
@@ -160,16 +204,26 @@ def player_history(player: Player, year: int | None = None) -> list[HistoryLine]
     when given: one season of the player page), with the names of partner and opponents.
     Two queries whatever the number of games. Rows of a draft tournament are never shown
     (there are none once the ledger is current: a draft's games are unrated)."""
+    rows = list(season_rows(player, year).order_by("order_key"))
+    return history_lines(player, rows)
+
+
+def season_rows(player: Player, year: int | None = None):
+    """The queryset of ``player``'s ledger rows (of ``year`` when given), with their tournament
+    and round, drafts left out, unordered: the player page pages it newest first."""
     from tournaments.models import Tournament
 
     mine = LedgerRow.objects.filter(player=player)
     if year is not None:
         mine = mine.filter(year=year)  # the (year, player, order_key) index
-    rows = list(
-        mine.exclude(tournament__status=Tournament.Status.DRAFT)
-        .select_related("tournament", "table__round")
-        .order_by("order_key")
+    return mine.exclude(tournament__status=Tournament.Status.DRAFT).select_related(
+        "tournament", "table__round"
     )
+
+
+def history_lines(player: Player, rows: list[LedgerRow]) -> list[HistoryLine]:
+    """``rows`` (the player's ledger rows, in the order given) as history lines with the names
+    of partner and opponents: one query."""
     table_ids = [r.table_id for r in rows]
     others: dict[int, list[tuple[str, str]]] = {}
     for table_id, side, name in (
@@ -210,39 +264,25 @@ class Season:
 
 def player_seasons(player: Player) -> list[Season]:
     """The years ``player`` has rated games in, newest first, each with its games, final rating
-    and change. Two queries whatever the number of games: the player's rows grouped by year
-    (count, first and last ``order_key``; read through the (player, order_key) index), then
-    those first and last rows. ``order_key`` is unique among one player's rows (one row per
-    table). Rows of a draft tournament are left out, as in ``player_history``."""
-    from django.db.models import Count, Max, Min
-
-    from tournaments.models import Tournament
-
-    groups = list(
-        LedgerRow.objects.filter(player=player)
-        .exclude(tournament__status=Tournament.Status.DRAFT)
-        .values("year")
-        .annotate(games=Count("pk"), first=Min("order_key"), last=Max("order_key"))
-        .order_by("-year")
-    )
-    if not groups:
-        return []
-    keys = {g["first"] for g in groups} | {g["last"] for g in groups}
-    ratings = {
-        key: (before, after)
-        for key, before, after in LedgerRow.objects.filter(player=player, order_key__in=keys)
-        .order_by()
-        .values_list("order_key", "rating_before", "rating_after")
-    }
+    and change: the year figures the replay keeps (``YearRating``), one query whatever the
+    number of games."""
     return [
-        Season(
-            year=g["year"],
-            games=g["games"],
-            rating=ratings[g["last"]][1],
-            change=ratings[g["last"]][1] - ratings[g["first"]][0],
-        )
-        for g in groups
+        Season(year=year, games=games, rating=rating, change=rating - start)
+        for year, games, rating, start in YearRating.objects.filter(player=player)
+        .order_by("-year")
+        .values_list("year", "games", "rating", "start_rating")
     ]
+
+
+def season_points(player: Player, year: int) -> list[tuple[float, float, int]]:
+    """``(rating_before, rating_after, year)`` of each of ``player``'s games of ``year``, in
+    game order: what ``rating_chart`` draws, without the games' other columns. One query."""
+    return list(
+        season_rows(player, year)
+        .select_related(None)
+        .order_by("order_key")
+        .values_list("rating_before", "rating_after", "year")
+    )
 
 
 @dataclass(frozen=True)
@@ -257,14 +297,22 @@ class Chart:
     y_ticks: list[tuple[float, int]]
 
 
-def rating_chart(lines: list[HistoryLine], *, width: int = 640, height: int = 220) -> Chart | None:
+def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     """One point per game (rating after it), the start rating first; a vertical mark where a
-    new calendar year begins. None when there is no game. Each dot's label is the rating as
-    the history table's cells show it (``clubsite.numbers.format_number``, 1 decimal, the
-    active language): 1531.25 → "1531,3" on both."""
+    new calendar year begins. ``lines``: ``HistoryLine``s, or ``season_points`` tuples
+    ``(rating_before, rating_after, year)``, in game order. None when there is no game. Each
+    dot's label is the rating as the history table's cells show it
+    (``clubsite.numbers.format_number``, 1 decimal, the active language): 1531.25 → "1531,3"
+    on both."""
     if not lines:
         return None
-    values = [lines[0].row.rating_before] + [ln.row.rating_after for ln in lines]
+    lines = [
+        (ln.row.rating_before, ln.row.rating_after, ln.row.year)
+        if isinstance(ln, HistoryLine)
+        else ln
+        for ln in lines
+    ]
+    values = [lines[0][0]] + [ln[1] for ln in lines]
     low, high = min(values), max(values)
     if high - low < 20:
         mid = (high + low) / 2
@@ -282,8 +330,8 @@ def rating_chart(lines: list[HistoryLine], *, width: int = 640, height: int = 22
     dots = [(x, y, format_number(values[i], DECIMALS["rating"])) for i, (x, y) in enumerate(coords)]
     marks = []
     for i in range(1, len(lines)):
-        if lines[i].row.year != lines[i - 1].row.year:
-            marks.append((coords[i][0] + step / 2, lines[i].row.year))
+        if lines[i][2] != lines[i - 1][2]:
+            marks.append((coords[i][0] + step / 2, lines[i][2]))
     span = high - low
     tick = 10 if span <= 60 else 25 if span <= 150 else 50 if span <= 400 else 100
     tick_lo, tick_hi = int(low // tick + 1) * tick, int(high // tick) * tick

@@ -103,3 +103,13 @@ def ensure_replay(pending) -> None:
     except Exception:
         log.exception("cache unavailable: the stale replay is enqueued anyway")
     enqueue_replay()
+
+
+def pending():
+    """``health.pending()`` (the change waiting for its replay, or None), re-enqueuing a replay
+    that waits too long (``ensure_replay``): what the ranking pages show."""
+    from rankings import health
+
+    waiting = health.pending()
+    ensure_replay(waiting)
+    return waiting

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from clubsite.pagecache import RANKING, public_page
-from rankings import elo, health, ledger, queries
+from rankings import elo, health, ledger, queries, tasks
 from rankings.forms import CalculatorForm
 from tournaments import names
 from tournaments.models import Player
@@ -69,6 +69,7 @@ def _current_year() -> int:
 def ranking(request):
     """The ranking of a year (``?year=``, default the current one), searchable by name (``?q=``),
     ``RANKING_PAGE_SIZE`` players a page (``?page=``; a page out of range shows the last one)."""
+    pending = tasks.pending()  # before the figures (see ``player``)
     years = queries.ranking_years()
     try:
         year = int(request.GET.get("year") or _current_year())
@@ -77,12 +78,15 @@ def ranking(request):
     if not ledger.FIRST_YEAR <= year <= ledger.LAST_YEAR:
         year = _current_year()
     attention = health.attention()
-    lines = [] if attention else queries.year_ranking(year)
     q = request.GET.get("q", "").strip()[:100]
-    if q:  # ignoring case, accents, spacing and invisible characters (tournaments.names)
+    if attention:
+        page = Paginator([], RANKING_PAGE_SIZE).get_page(1)
+    elif q:  # ignoring case, accents, spacing and invisible characters (tournaments.names)
         wanted = names.key(q)
-        lines = [ln for ln in lines if wanted in names.key(ln.name)]
-    page = Paginator(lines, RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
+        lines = [ln for ln in queries.year_ranking(year) if wanted in names.key(ln.name)]
+        page = Paginator(lines, RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
+    else:  # one page from the database (queries.ranking_page)
+        page = queries.ranking_page(year, request.GET.get("page"), RANKING_PAGE_SIZE)
     context = {
         "year": year,
         "years": sorted(set(years) | {year}, reverse=True),
@@ -90,6 +94,7 @@ def ranking(request):
         "page": page,
         "q": q,
         "ledger_notice": attention,
+        "ledger_pending": pending,
     }
     if request.htmx:
         return render(request, "rankings/ranking.html#ranking_table", context)
@@ -125,10 +130,13 @@ def player(request, pk):
     player's seasons, the newest season), the games newest first, ``PLAYER_GAMES_PAGE_SIZE``
     a page (``?page=``: text that is not a number shows the first page, a number out of range
     the last). A notice instead of the figures while the ranking needs attention. The figures
-    take six queries at most whatever the number of games (seasons: 2, the season's history:
-    2, position: 2 when the player has games this year)."""
+    take a fixed number of queries whatever the number of games (seasons: 1, the page of
+    games: 3, the chart's ratings: 1, position: 1 when the player has games this year)."""
     p = _visible_player(request, pk)
     year = _current_year()
+    # Whether a replay waits is read before the figures: a replay that commits in between
+    # shows its new figures under the notice, never old figures without it.
+    pending = tasks.pending()
     attention = health.attention()
     seasons = [] if attention else queries.player_seasons(p)
     by_year = {s.year: s for s in seasons}
@@ -138,10 +146,15 @@ def player(request, pk):
         season = 0
     if season not in by_year:
         season = seasons[0].year if seasons else None
-    history = queries.player_history(p, year=season) if season is not None else []
-    games = Paginator(list(reversed(history)), PLAYER_GAMES_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    if season is None:
+        games = Paginator([], PLAYER_GAMES_PAGE_SIZE).get_page(1)
+        points = []
+    else:  # one page of the season's games from the database, the chart from its ratings
+        games = Paginator(
+            queries.season_rows(p, season).order_by("-order_key"), PLAYER_GAMES_PAGE_SIZE
+        ).get_page(request.GET.get("page"))
+        games.object_list = queries.history_lines(p, list(games.object_list))
+        points = queries.season_points(p, season)
     this_year = by_year.get(year)
     return render(
         request,
@@ -153,9 +166,12 @@ def player(request, pk):
             "season": season,
             "history": games.object_list,
             "games_page": games,
-            "chart": queries.rating_chart(history),
+            "chart": queries.rating_chart(points),
+            "ledger_pending": pending,
             "rating": seasons[0].rating if seasons else None,
-            "position": queries.year_position(p.pk, year) if this_year else None,
+            "position": queries.year_position(p.pk, year, rating=this_year.rating)
+            if this_year
+            else None,
             "games_this_year": this_year.games if this_year else 0,
             "career_games": sum(s.games for s in seasons),
             "year": year,

@@ -117,4 +117,13 @@ def test_the_top_ten_is_the_head_of_the_ranking_ties_included(django_capture_on_
         top = queries.top_of_year(year, size)
         assert top == whole[:size]
     assert queries.year_position(whole[12].player_id, year) == 13
+    # The ranking page's database paging gives the same lines, positions and order.
+    paged = []
+    for number in range(1, 6):
+        page = queries.ranking_page(year, number, 5)
+        assert page.number == number and page.paginator.num_pages == 5
+        paged += page.object_list
+    assert paged == whole
+    assert queries.ranking_page(year, "abc", 5).object_list == whole[:5]
+    assert queries.ranking_page(year, 99, 5).object_list == whole[20:]
     assert queries.ranking_years() == [year]

@@ -286,12 +286,30 @@ def test_the_live_refresh_of_a_page_asks_for_that_page(client, field, small_page
     assert "Página 2 de 3" in partial
 
 
-def test_the_tournament_page_and_its_refresh_keep_every_line(client, field, small_pages):
+def test_the_tournament_page_of_a_field_that_fits_keeps_every_line(client, field):
     page = client.get(reverse("public:tournament", args=[field.slug])).content.decode()
     assert STANDING_ROW.findall(page) == WHOLE and 'class="pager"' not in page
     assert f'hx-get="/torneos/{field.slug}/clasificacion/"' in page
+    assert page.count('class="table-card') == 8  # both rounds' tables
+    assert "<h2>Inscritos (8)</h2>" in page and page.count("<li>") >= 8
     # Its refresh asks without a page and gets every line, as the page shows.
     assert STANDING_ROW.findall(standings(client, field, htmx=True)) == WHOLE
+
+
+def test_the_tournament_page_of_a_large_field_is_bounded(client, field, small_pages):
+    url = reverse("public:tournament", args=[field.slug])
+    page = client.get(url).content.decode()
+    assert STANDING_ROW.findall(page) == WHOLE[:3]
+    assert "Página 1 de 3" in page and 'rel="next" href="?page=2"' in page
+    assert f'hx-get="/torneos/{field.slug}/clasificacion/?page=1"' in page
+    # Rounds as links with their counts, no table cards; the entries' count, not their list.
+    assert 'class="table-card' not in page
+    assert "4 de 4 mesas con resultado" in page and "0 de 4 mesas con resultado" in page
+    assert "<h2>Inscritos (8)</h2>" in page
+    assert "La clasificación, arriba, nombra a todos los inscritos." in page
+    second = client.get(url, {"page": "2"}).content.decode()
+    assert STANDING_ROW.findall(second) == WHOLE[3:6]
+    assert client.get(url, {"page": "abc"}).status_code == 200
 
 
 @pytest.mark.parametrize(

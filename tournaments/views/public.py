@@ -115,9 +115,10 @@ def home(request):
     upcoming and recently finished ones, the top of this year's ranking and a player search.
     Seven queries (one is the ranking's health) whatever the number of tournaments, rounds
     or players."""
-    from rankings import health
+    from rankings import health, tasks
     from rankings.queries import top_of_year
 
+    pending = tasks.pending()  # before the ranking's figures: never old figures without it
     visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
     running = list(visible.filter(status=Tournament.Status.RUNNING).order_by("-date", "name"))
     upcoming = list(visible.filter(status=Tournament.Status.REGISTRATION).order_by("date", "name"))
@@ -148,6 +149,7 @@ def home(request):
             # While the ranking needs attention, a notice instead of its figures.
             "ledger_notice": (notice := health.attention()),
             "top": [] if notice else top_of_year(year, HOME_RANKING_SIZE),
+            "ledger_pending": pending,
         },
     )
 
@@ -163,8 +165,8 @@ def tournament_list(request):
     page of the default year starts with the tournaments running or open for registration
     that belong to another year (next year's, one begun last year; at most
     ``LIST_CURRENT_MAX``): those of the year shown already head its list, newest first.
-    Drafts are never listed. Four queries at most (years, count, page, running and upcoming)
-    whatever the number of tournaments."""
+    Drafts are never listed. Five queries at most (years, count, page, its entries, running
+    and upcoming) whatever the number of tournaments."""
     visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
     years = [d.year for d in visible.dates("date", "year", order="DESC")]
     this_year = timezone.localdate().year
@@ -175,12 +177,18 @@ def tournament_list(request):
         year = default
     if year not in years:
         year = default
-    of_year = (
-        visible.filter(date__year=year)
-        .annotate(n_entries=Count("entries", distinct=True))
-        .order_by("-date", "name", "pk")
-    )
+    of_year = visible.filter(date__year=year).order_by("-date", "name", "pk")
     page = Paginator(of_year, TOURNAMENTS_PAGE_SIZE).get_page(request.GET.get("page"))
+    # The entries of the page's tournaments only (counting them in the paged query would put
+    # a join and a GROUP BY into the paginator's count too).
+    page.object_list = list(page.object_list)
+    entries = dict(
+        Tournament.objects.filter(pk__in=[t.pk for t in page.object_list])
+        .annotate(n=Count("entries"))
+        .values_list("pk", "n")
+    )
+    for t in page.object_list:
+        t.n_entries = entries.get(t.pk, 0)
     running, upcoming = [], []
     if year == default and page.number == 1:
         running_first = Case(
@@ -214,23 +222,35 @@ def tournament_list(request):
 @require_safe
 @public_page(scopes=tournament_pages)
 def tournament_detail(request, slug):
-    """Settings, entries, each round's tables with results, and the standings."""
+    """Settings, entries, each round's tables with results, and the standings.
+
+    A field larger than ``STANDINGS_PAGE_SIZE`` + ``STANDINGS_ORPHANS`` entries keeps the page
+    bounded: the standings in pages (``?page=``, as on the standings page), each round as a
+    link with its count of results instead of its table cards, and the entries' count instead
+    of their list (the standings name everyone)."""
     t = _tournament(slug, request)
-    rounds = list(t.rounds.order_by("number"))
-    tables_by_round: dict[int, list] = {}
-    for table in systems.with_cards(t, Table.with_results().filter(round__tournament=t)):
-        tables_by_round.setdefault(table.round_id, []).append(table)
+    n_entries = t.entries.count()
+    large = n_entries > STANDINGS_PAGE_SIZE + STANDINGS_ORPHANS
     byes_by_round: dict[int, list] = {}
-    for bye in Bye.objects.filter(round__tournament=t).select_related(
-        "entry__player1", "entry__player2"
-    ):
-        byes_by_round.setdefault(bye.round_id, []).append(bye.entry)
-    complete = {
-        r.pk
-        for r in rounds
-        if tables_by_round.get(r.pk)
-        and all(tb.any_result is not None for tb in tables_by_round[r.pk])
-    }
+    if large:
+        rounds = list(t.rounds.annotate(**Round.completion_counts()).order_by("number"))
+        tables_by_round: dict[int, list] = {}
+        complete = {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results}
+    else:
+        rounds = list(t.rounds.order_by("number"))
+        tables_by_round = {}
+        for table in systems.with_cards(t, Table.with_results().filter(round__tournament=t)):
+            tables_by_round.setdefault(table.round_id, []).append(table)
+        for bye in Bye.objects.filter(round__tournament=t).select_related(
+            "entry__player1", "entry__player2"
+        ):
+            byes_by_round.setdefault(bye.round_id, []).append(bye.entry)
+        complete = {
+            r.pk
+            for r in rounds
+            if tables_by_round.get(r.pk)
+            and all(tb.any_result is not None for tb in tables_by_round[r.pk])
+        }
     current = pick_current_round(rounds, complete)
     live = _is_live(t)
     round_blocks = [
@@ -245,14 +265,16 @@ def tournament_detail(request, slug):
     system = systems.of(t)
     context = {
         "t": t,
-        "entries": list(t.entries.select_related("player1", "player2")),
+        "large": large,
+        "n_entries": n_entries,
+        "entries": [] if large else list(t.entries.select_related("player1", "player2")),
         "rules": system.rules(t),
         "show_mode": len(system.modes) > 1,
         "round_blocks": round_blocks,
         "current_round": current,
         "can_manage": can_manage(request.user, t),
         **_live_context(t),
-        **standings_context(t),
+        **standings_context(t, page=(request.GET.get("page") or 1) if large else None),
     }
     return render(request, "tournaments/tournament_detail.html", context)
 
