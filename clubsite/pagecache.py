@@ -46,6 +46,20 @@ Each process also keeps the last few pages it served (``LOCAL_ENTRIES``) in memo
 same key: an entry is immutable (a new generation is a new key), so this holds no state that
 another server could contradict.
 
+Herd protection: when a page's generation changes, every reader of that page misses at once.
+On a miss, the first request takes the page key's compute lock in the shared cache
+(``cache.add`` of ``LOCK_KEY_PREFIX + key``, ``LOCK_TIMEOUT`` seconds) and computes the page;
+the others poll the page and the lock together (one ``get_many`` every ``POLL_INTERVAL``, at
+most ``WAIT_LIMIT``) and serve the page once it is stored, so it is computed once per server
+farm, not once per concurrent reader. The lock is deleted once the page is stored or the
+computing failed; an answer that may not be stored (a 404, a cookie, too large) leaves the
+``NOT_STORABLE`` marker in its place for ``LOCK_TIMEOUT``. A waiter that finds that marker, or
+neither page nor lock (the computing failed, or the lock of a killed process expired), or that
+waited its bound, computes the page itself at once. The key holds the generations, so a waiter is only ever served
+a page of the generations it read itself: a request that starts after a save reads the new
+generations, hence another key and another lock, never the older page being computed. A hit
+costs what it did (one query); any cache error falls back to computing.
+
 The key also makes the page's ETag: a phone that refreshes a page that has not changed gets a
 304 without the page being read at all.
 """
@@ -55,6 +69,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -80,6 +95,17 @@ PAGE_KEY_PREFIX = "clubsite:page:"
 PAGE_TIMEOUT = 600  # seconds
 MAX_BODY = 8 * 1024 * 1024  # bytes: a larger page is served but not stored
 LOCAL_ENTRIES = 32
+#: The compute lock of a page key (herd protection): its cache key is this prefix and the key.
+LOCK_KEY_PREFIX = "clubsite:pagelock:"
+#: Seconds a compute lock lives: a process killed while computing holds it no longer.
+LOCK_TIMEOUT = 5
+#: Seconds a request waits at most for the page another request computes.
+WAIT_LIMIT = LOCK_TIMEOUT
+#: Seconds between two looks at the shared cache while waiting.
+POLL_INTERVAL = 0.015
+#: What the computing request leaves under the lock key (for ``LOCK_TIMEOUT``) when its answer
+#: may not be stored (a 404, a cookie, too large): the others compute it at once, unwaited.
+NOT_STORABLE = "not storable"
 #: Response headers kept with a page (the middleware adds the others on every answer).
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 
@@ -563,6 +589,64 @@ def _put(key: str, response) -> None:
     _remember(key, entry)
 
 
+def _response(entry: tuple[bytes, dict]) -> HttpResponse:
+    content, headers = entry
+    response = HttpResponse(content)
+    for name, value in headers.items():
+        response[name] = value
+    return response
+
+
+def _claim(key: str) -> tuple[str | None, tuple[bytes, dict] | None]:
+    """On a miss of page ``key`` (herd protection): take its compute lock, or wait for the
+    request that holds it. Returns ``(token, None)`` when this request took the lock (it
+    computes the page, then ``_release``s it), ``(None, entry)`` when the page appeared while
+    waiting, ``(None, None)`` when this request must compute the page itself, without lock:
+    the lock was released without a page (the computing request failed, or left
+    ``NOT_STORABLE``), it expired (its process was killed), ``WAIT_LIMIT`` passed, or the cache
+    failed (logged).
+
+    The lock is ``cache.add`` of ``LOCK_KEY_PREFIX + key`` for ``LOCK_TIMEOUT`` seconds; a
+    waiter reads the page and the lock in one ``get_many`` every ``POLL_INTERVAL`` seconds.
+    The key holds the generations, so the page waited for is of the generations this request
+    read: never older."""
+    lock_key = LOCK_KEY_PREFIX + key
+    page = PAGE_KEY_PREFIX + key
+    token = uuid.uuid4().hex
+    try:
+        if _cache().add(lock_key, token, LOCK_TIMEOUT):
+            return token, None
+        deadline = time.monotonic() + WAIT_LIMIT
+        while True:
+            found = _cache().get_many([page, lock_key])
+            entry = found.get(page)
+            if entry is not None:
+                _remember(key, entry)
+                return None, entry
+            if found.get(lock_key) in (None, NOT_STORABLE) or time.monotonic() >= deadline:
+                return None, None
+            time.sleep(POLL_INTERVAL)
+    except Exception:
+        log.exception("page cache: could not lock or wait for a page")
+        return None, None
+
+
+def _release(key: str, token: str, since: float, storable: bool) -> None:
+    """Release the compute lock ``token`` of page ``key`` taken at ``since``
+    (``time.monotonic()``): deleted (after the page was stored, or the computing failed), or
+    replaced by ``NOT_STORABLE`` when the answer may not be stored. A lock that may have
+    expired (held for ``LOCK_TIMEOUT - 1`` seconds or more: backends round expiries to the
+    second) is left alone: it may be another request's by now. Cache errors are logged."""
+    lock_key = LOCK_KEY_PREFIX + key
+    try:
+        if not storable:
+            _cache().set(lock_key, NOT_STORABLE, LOCK_TIMEOUT)
+        elif time.monotonic() - since < LOCK_TIMEOUT - 1:
+            _cache().delete(lock_key)
+    except Exception:
+        log.exception("page cache: could not release the lock of a page (token %s)", token)
+
+
 def clear_local() -> None:
     """Forget the pages this process keeps in memory (tests)."""
     with _local_lock:
@@ -617,41 +701,65 @@ def cached_page(view=None, *, scopes=None):
             response = HttpResponseNotModified()
             response["ETag"] = etag
             return response
+        lock = None
+        if entry is None and key is not None:
+            # A miss: one request computes the page, the others wait for it (herd protection).
+            lock, entry = _claim(key)
+            since = time.monotonic()
         if entry is not None:
-            content, headers = entry
-            response = HttpResponse(content)
-            for name, value in headers.items():
-                response[name] = value
+            response = _response(entry)
         else:
-            # A page that may be stored is computed from the primary, never from a lagging
-            # read replica: stored under the current generations, a replica's older data would
-            # outlive the save that drew them (docs/scale-out.md).
-            with use_replica(False):
-                response = view(request, *args, **kwargs)
-            if not _storable(request, response):
-                return response
+            stored = None
             try:
-                if missing:
-                    # A scope without a generation (first request, cache emptied): one is
-                    # drawn only for a page that is stored (an address typed at random adds
-                    # nothing to the cache), and after the page was computed: stored only
-                    # if no save drew one meanwhile (``add`` then fails), else the page
-                    # could be older than that save.
-                    for scope in missing:
-                        tokens[scope] = uuid.uuid4().hex
-                        if not _cache().add(generation_key(scope), tokens[scope], None):
-                            return response
-                    key = page_key(request, tokens)
-                    etag = f'"{key[:40]}"'
-                _put(key, response)
-            except Exception:
-                log.exception("page cache: could not store a page")
+                response = _compute(view, request, args, kwargs)
+                if not _storable(request, response):
+                    if lock is not None:
+                        _release(key, lock, since, storable=False)
+                        lock = None
+                    return response
+                stored = _store(request, response, key, tokens, missing)
+            finally:
+                if lock is not None:  # stored, failed or raised: the waiters look again
+                    _release(key, lock, since, storable=True)
+            if stored is None:
                 return response
+            etag = f'"{stored[:40]}"'
         response["ETag"] = etag
         return response
 
     wrapper.page_scopes = scopes
     return wrapper
+
+
+def _compute(view, request, args, kwargs):
+    """The page, computed by ``view``. A page that may be stored is computed from the primary,
+    never from a lagging read replica: stored under the current generations, a replica's older
+    data would outlive the save that drew them (docs/scale-out.md)."""
+    with use_replica(False):
+        return view(request, *args, **kwargs)
+
+
+def _store(request, response, key, tokens, missing) -> str | None:
+    """Store the storable ``response`` under ``key``, or, when ``missing`` names scopes of
+    ``tokens`` without a generation (``key`` is then None), draw them and store it under the
+    key they make. Returns the key it was stored under; None when it was not stored (a save
+    drew a missing generation meanwhile, or the cache failed: logged)."""
+    try:
+        if missing:
+            # A scope without a generation (first request, cache emptied): one is drawn only
+            # for a page that is stored (an address typed at random adds nothing to the
+            # cache), and after the page was computed: stored only if no save drew one
+            # meanwhile (``add`` then fails), else the page could be older than that save.
+            for scope in missing:
+                tokens[scope] = uuid.uuid4().hex
+                if not _cache().add(generation_key(scope), tokens[scope], None):
+                    return None
+            key = page_key(request, tokens)
+        _put(key, response)
+        return key
+    except Exception:
+        log.exception("page cache: could not store a page")
+        return None
 
 
 def _revalidate(response, request):

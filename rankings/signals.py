@@ -103,8 +103,10 @@ def _request(table_ids, keys: set) -> None:
     keys = set(keys) - (hook.keys if hook else set())
     if not tables and not keys:
         return
+    already_waiting = hook is not None or ReplayRequest.objects.exists()
     ReplayRequest.objects.create(from_key=min(keys) if keys else None, table_ids=sorted(tables))
-    health.pages_changed()  # the ranking pages say "updating since …"
+    if not already_waiting:  # the ranking pages now say "updating since …"
+        health.pages_changed()
     if hook is None:
         hook = _Requested()
         transaction.on_commit(hook, robust=True)  # outside a transaction: runs now

@@ -4,9 +4,12 @@ reader in one query; any save, whatever its path, is seen by the next request; l
 and pages that would differ per reader are never served from it."""
 
 import re
+import threading
+import time
+import types
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -14,6 +17,7 @@ from django.utils import timezone
 
 from clubsite import pagecache
 from rankings import ledger
+from rankings import queries as ranking_queries
 from tournaments import services
 from tournaments.models import Player, Round, Table, Tournament
 
@@ -642,3 +646,263 @@ def test_what_a_savepoint_looked_up_is_trusted_only_while_it_is_open():
             assert pagecache._Slugs(None).get("table", 998) == 2
         assert pagecache._Slugs(None).get("table", 998) is None
         assert pagecache._Slugs(None).get("table", 999) == 1
+
+
+# --- herd protection: a page that many readers miss at once is computed once --------------------
+
+
+def anonymous_get(path):
+    from django.contrib.auth.models import AnonymousUser
+
+    request = RequestFactory().get(path)
+    request.user = AnonymousUser()
+    return request
+
+
+def together(count, work):
+    """``work(i)`` in ``count`` threads started together (a barrier), each with its own
+    database connection, closed when it ends. Returns their results in order; a thread's
+    exception is raised here."""
+    barrier = threading.Barrier(count)
+    results, errors = [None] * count, []
+
+    def run(i):
+        try:
+            barrier.wait(10)
+            results[i] = work(i)
+        except BaseException as error:  # noqa: BLE001 - handed to the test
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not any(thread.is_alive() for thread in threads)
+    if errors:
+        raise errors[0]
+    return results
+
+
+def in_thread(work):
+    """``work()`` in a thread of its own (its own connection); returns the thread and a list
+    that receives the result."""
+    out = []
+
+    def run():
+        try:
+            out.append(work())
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, out
+
+
+def lock_rows(delete=False) -> list[str]:
+    """The compute locks (and markers) in the shared cache (the database cache's table, which
+    outlives a test: it is no model's, so no flush empties it); ``delete``: remove them."""
+    pattern = [f"%{pagecache.LOCK_KEY_PREFIX}%"]
+    with connection.cursor() as cursor:
+        if delete:
+            cursor.execute("DELETE FROM django_cache WHERE cache_key LIKE %s", pattern)
+            return []
+        cursor.execute("SELECT cache_key FROM django_cache WHERE cache_key LIKE %s", pattern)
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.fixture
+def polls(monkeypatch):
+    """The waits between two looks at the cache (``POLL_INTERVAL`` each), counted: an Event set
+    at the first one, and the list of them."""
+    waited = []
+    first = threading.Event()
+    real = pagecache.time
+
+    def sleep(seconds):
+        waited.append(seconds)
+        first.set()
+        real.sleep(seconds)
+
+    monkeypatch.setattr(
+        pagecache, "time", types.SimpleNamespace(monotonic=real.monotonic, sleep=sleep)
+    )
+    return first, waited
+
+
+def current_generations():
+    """Draw the generations of ``ALL`` and ``RANKING`` (a page's key then exists before it is
+    computed: the lock needs it), with no lock left by an earlier test."""
+    lock_rows(delete=True)
+    pagecache.generation()
+    pagecache.generation(pagecache.RANKING)
+
+
+def test_six_concurrent_misses_of_the_ranking_page_compute_it_once(running, monkeypatch):
+    ledger.replay_from(None)
+    lock_rows(delete=True)
+    url = reverse("rankings:ranking")
+    old = Client().get(url)["ETag"]  # the generations exist, as on a running site
+    computed = []
+    real = ranking_queries.ranking_years
+
+    def slow_years():
+        computed.append(threading.get_ident())
+        time.sleep(0.3)  # a page that takes a while: the others arrive while it is computed
+        return real()
+
+    monkeypatch.setattr(ranking_queries, "ranking_years", slow_years)
+    pagecache.changed(pagecache.RANKING)  # a ledger replay committed: every reader misses
+    responses = together(6, lambda i: Client().get(url))
+    assert len(computed) == 1
+    assert [r.status_code for r in responses] == [200] * 6
+    assert len({r.content for r in responses}) == 1
+    assert len({r["ETag"] for r in responses}) == 1 and responses[0]["ETag"] != old
+    assert responses[0].content.decode().count('href="/ranking/jugador/') == 4
+    assert lock_rows() == []  # released once the page was stored
+
+
+@pytest.mark.parametrize("outcome", ["raises", "not found"])
+def test_a_waiter_computes_at_once_when_the_computing_request_fails_or_cannot_store(
+    monkeypatch, polls, outcome
+):
+    monkeypatch.setattr(pagecache, "WAIT_LIMIT", 30)  # only the lock's holder ends the wait
+    polled, waited = polls
+    current_generations()
+    computing, finish = threading.Event(), threading.Event()
+    events = []
+
+    @pagecache.cached_page(scopes=[pagecache.RANKING])
+    def view(request):
+        if not events:
+            events.append("first computes")
+            computing.set()
+            finish.wait(10)
+            events.append("first ends")
+            if outcome == "raises":
+                raise RuntimeError("la consulta falló")
+            return HttpResponse("no existe", status=404)
+        events.append("waiter computes")
+        if outcome == "raises":
+            return HttpResponse("clasificación")
+        return HttpResponse("no existe", status=404)
+
+    def first():
+        try:
+            return view(anonymous_get("/ranking/"))
+        except RuntimeError as error:
+            return error
+
+    first_thread, first_out = in_thread(first)
+    assert computing.wait(10)
+    waiter_thread, waiter_out = in_thread(lambda: view(anonymous_get("/ranking/")))
+    assert polled.wait(10)  # the waiter found the lock and waits
+    started = time.monotonic()
+    finish.set()
+    waiter_thread.join(30)
+    first_thread.join(30)
+    assert time.monotonic() - started < 3  # at once, not after the 30 s bound
+    assert events == ["first computes", "first ends", "waiter computes"]
+    waiter = waiter_out[0]
+    if outcome == "raises":
+        assert isinstance(first_out[0], RuntimeError)
+        assert waiter.status_code == 200 and waiter.content == "clasificación".encode()
+        assert waiter.has_header("ETag")  # stored by the waiter: the next request is a hit
+        again = view(anonymous_get("/ranking/"))
+        assert again["ETag"] == waiter["ETag"] and events.count("waiter computes") == 1
+        assert lock_rows() == []
+    else:
+        assert first_out[0].status_code == waiter.status_code == 404
+        before = len(waited)
+        third = view(anonymous_get("/ranking/"))  # the marker: computed at once, no wait
+        assert third.status_code == 404 and len(waited) == before
+        assert events.count("waiter computes") == 2
+        assert len(lock_rows()) == 1  # the marker, until LOCK_TIMEOUT
+
+
+def test_a_lock_left_by_a_killed_process_expires(monkeypatch):
+    monkeypatch.setattr(pagecache, "WAIT_LIMIT", 30)  # only the lock's expiry ends the wait
+    current_generations()
+    calls = []
+
+    @pagecache.cached_page(scopes=[pagecache.RANKING])
+    def view(request):
+        calls.append(1)
+        return HttpResponse("clasificación")
+
+    key = pagecache.page_key(
+        anonymous_get("/ranking/"), pagecache.generations([pagecache.ALL, pagecache.RANKING])
+    )
+    from django.core.cache import cache
+
+    assert cache.add(pagecache.LOCK_KEY_PREFIX + key, "de un proceso muerto", 2)
+    started = time.monotonic()
+    response = view(anonymous_get("/ranking/"))
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200 and calls == [1]
+    assert 0.5 < elapsed < 5  # waited until the lock expired (expiries are whole seconds)
+    assert response["ETag"] == f'"{key[:40]}"'
+    assert lock_rows() == []  # the expired lock is gone
+    assert view(anonymous_get("/ranking/"))["ETag"] == response["ETag"] and calls == [1]
+
+
+def test_a_save_while_a_page_is_computed_is_seen_by_every_request_that_starts_after_it(director):
+    aurora = services.create_player(acting_user=director, full_name="Aurora Bastida")
+    current_generations()
+    reading, resume = threading.Event(), threading.Event()
+    calls = []
+
+    @pagecache.cached_page(scopes=[pagecache.RANKING])
+    def view(request):
+        calls.append(1)
+        body = ", ".join(Player.objects.order_by("full_name").values_list("full_name", flat=True))
+        if len(calls) == 1:  # the first one read the data, holds the lock, and is slow
+            reading.set()
+            resume.wait(10)
+        return HttpResponse(body)
+
+    first_thread, first_out = in_thread(lambda: view(anonymous_get("/ranking/")))
+    assert reading.wait(10)
+    services.update_player(acting_user=director, player=aurora, full_name="Aurora Bastida Ruiz")
+    after = view(anonymous_get("/ranking/"))  # starts after the save: another key, no wait
+    assert first_thread.is_alive()  # answered while the older page is still being computed
+    assert after.content == b"Aurora Bastida Ruiz"
+    resume.set()
+    first_thread.join(30)
+    older = first_out[0]
+    assert older.content == b"Aurora Bastida" and older["ETag"] != after["ETag"]
+    pagecache.clear_local()  # as another server would: from the shared cache
+    later = view(anonymous_get("/ranking/"))
+    assert later.content == b"Aurora Bastida Ruiz" and later["ETag"] == after["ETag"]
+    assert len(calls) == 2 and lock_rows() == []
+
+
+def test_a_cache_error_on_the_lock_computes_the_page(monkeypatch):
+    current_generations()
+    real = pagecache._cache()
+
+    class NoLocks:
+        """The shared cache, failing on the compute locks only."""
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def add(self, key, *args, **kwargs):
+            if key.startswith(pagecache.LOCK_KEY_PREFIX):
+                raise ConnectionError("caído")
+            return real.add(key, *args, **kwargs)
+
+    monkeypatch.setattr(pagecache, "_cache", NoLocks)
+    calls = []
+
+    @pagecache.cached_page(scopes=[pagecache.RANKING])
+    def view(request):
+        calls.append(1)
+        return HttpResponse("clasificación")
+
+    first = view(anonymous_get("/ranking/"))
+    second = view(anonymous_get("/ranking/"))
+    assert first.status_code == 200 and first["ETag"] == second["ETag"] and calls == [1]
