@@ -29,9 +29,12 @@ demo: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
-	@# The background worker (ledger replays, long imports) beside the web server; both stop
-	@# together (Ctrl-C).
-	$(PY) manage.py db_worker --interval 0.5 --no-reload --verbosity 0 & WORKER=$$!; \
+	@# The background worker (ledger replays, long imports) beside the web server, started again
+	@# if it stops (on SQLite a long write elsewhere can make it give up); both stop together
+	@# (Ctrl-C).
+	( trap 'kill $$CHILD 2>/dev/null; exit 0' INT TERM; \
+	  while :; do $(PY) manage.py db_worker --interval 0.5 --no-reload --verbosity 0 & CHILD=$$!; \
+	  wait $$CHILD; sleep 1; done ) & WORKER=$$!; \
 	trap 'kill $$WORKER 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST)
 
