@@ -80,25 +80,29 @@ class LedgerRow(models.Model):
     def change(self) -> float:
         return self.rating_after - self.rating_before
 
+    #: The derived values compared between a stored ledger and a rebuild, at full precision
+    #: (``as_tuple``; ``rebuild_ledger`` compares them in SQL): the key (table, player) first.
+    COMPARED_FIELDS = (
+        "table_id",
+        "player_id",
+        "order_key",
+        "year",
+        "side",
+        "ng_before",
+        "rating_before",
+        "team_rating",
+        "opponent_rating",
+        "expected_score",
+        "score",
+        "k_factor",
+        "rating_after",
+        "tantos_own",
+        "tantos_other",
+    )
+
     def as_tuple(self) -> tuple:
-        """The row's derived values, for comparing a replay with a rebuild (full precision)."""
-        return (
-            self.table_id,
-            self.player_id,
-            self.order_key,
-            self.year,
-            self.side,
-            self.ng_before,
-            self.rating_before,
-            self.team_rating,
-            self.opponent_rating,
-            self.expected_score,
-            self.score,
-            self.k_factor,
-            self.rating_after,
-            self.tantos_own,
-            self.tantos_other,
-        )
+        """The row's ``COMPARED_FIELDS`` values, for comparing a replay with a rebuild."""
+        return tuple(getattr(self, name) for name in self.COMPARED_FIELDS)
 
 
 class LedgerStatus(models.Model):

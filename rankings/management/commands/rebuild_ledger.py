@@ -23,25 +23,9 @@ def problem_lines(problems: list[dict]) -> list[str]:
     return [DomainError(p["code"], **p.get("params", {})).message for p in problems]
 
 
-#: The columns compared to count changed rows: ``LedgerRow.as_tuple``'s, in its order (a test
-#: holds the two together). The first two are the row's key: one row per (table, player).
-COMPARED = (
-    "table_id",
-    "player_id",
-    "order_key",
-    "year",
-    "side",
-    "ng_before",
-    "rating_before",
-    "team_rating",
-    "opponent_rating",
-    "expected_score",
-    "score",
-    "k_factor",
-    "rating_after",
-    "tantos_own",
-    "tantos_other",
-)
+#: The columns compared to count changed rows: ``LedgerRow.as_tuple``'s, in its order. The
+#: first two are the row's key: one row per (table, player).
+COMPARED = LedgerRow.COMPARED_FIELDS
 #: The temporary table holding the ledger as it was before the rebuild (this connection only).
 SNAPSHOT = "rebuild_ledger_before"
 
