@@ -292,7 +292,7 @@ class Chart:
     width: int
     height: int
     points: str
-    dots: list[tuple[float, float, str]]
+    dots: list[tuple[str, str, str]]  # x and y already written ("12.3"), the rating's label
     year_marks: list[tuple[float, int]]
     y_ticks: list[tuple[float, int]]
 
@@ -327,7 +327,12 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     coords = [xy(i, v) for i, v in enumerate(values)]
     # The dot labels are read by people: the same text as the history table's rating cells
     # (clubsite.numbers: rounded half away from zero, 1 decimal, the page's language).
-    dots = [(x, y, format_number(values[i], DECIMALS["rating"])) for i, (x, y) in enumerate(coords)]
+    # Coordinates written here, once ("%.1f": always a decimal point), not by a template
+    # filter per dot: a season has hundreds of games.
+    dots = [
+        (f"{x:.1f}", f"{y:.1f}", format_number(values[i], DECIMALS["rating"]))
+        for i, (x, y) in enumerate(coords)
+    ]
     marks = []
     for i in range(1, len(lines)):
         if lines[i][2] != lines[i - 1][2]:
