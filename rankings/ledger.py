@@ -647,22 +647,21 @@ def refresh_year_ratings(player_ids: Iterable[int] | None = None, *, from_year=N
 
 
 def _refresh_pairs(cursor, ledger: str, figures: str, chunks, from_year) -> None:
-    """``refresh_year_ratings`` for listed players: for each (player, year) from ``from_year``
-    (or the first year of the ledger) to the last year of the ledger, the last and the first
-    row are found by descents of the (year, player, order_key) index, so the cost does not
-    grow with the games the players have played that year. Same figures as the window-function
-    statement of a full refresh (the replay tests compare the two)."""
-    cursor.execute(f"SELECT MIN(year), MAX(year) FROM {ledger}")
-    first, last = cursor.fetchone()
-    if last is None:
-        years: list[int] = []
-    else:
-        years = list(range(max(first, from_year or first), last + 1))
+    """``refresh_year_ratings`` for listed players: for each year that has ledger rows, from
+    ``from_year`` on, and each player of a chunk, the last and the first row of the
+    player-year are found by descents of the (year, player, order_key) index, so the cost does
+    not grow with the games the players have played that year. One statement per chunk and
+    year (no compound SELECT: SQLite allows few terms in one). Same figures as the
+    window-function statement of a full refresh (the replay tests compare the two)."""
+    from tournaments.models import Player
 
-    def pick(column: str, direction: str) -> str:
+    years = _years_from(cursor, ledger, from_year)
+    players = connection.ops.quote_name(Player._meta.db_table)
+
+    def pick(column: str, direction: str, alias: str = "c") -> str:
         return (
-            f"(SELECT l.{column} FROM {ledger} l WHERE l.year = c.year"
-            f" AND l.player_id = c.player_id ORDER BY l.order_key {direction} LIMIT 1)"
+            f"(SELECT l.{column} FROM {ledger} l WHERE l.year = {alias}.year"
+            f" AND l.player_id = {alias}.player_id ORDER BY l.order_key {direction} LIMIT 1)"
         )
 
     for chunk in chunks:
@@ -674,24 +673,36 @@ def _refresh_pairs(cursor, ledger: str, figures: str, chunks, from_year) -> None
             f"DELETE FROM {figures} WHERE player_id IN ({marks}){year_condition}",
             [*chunk, *year_params],
         )
-        if not years:
-            continue
-        pairs = " UNION ALL ".join(
-            ["SELECT %s AS player_id, %s AS year"] * (len(chunk) * len(years))
-        )
-        params = [value for pid in chunk for year in years for value in (pid, year)]
-        cursor.execute(
-            f"INSERT INTO {figures}"
-            " (player_id, year, rating, games, start_rating, last_played, last_key)"
-            " SELECT player_id, year,"
-            f" {pick('rating_after', 'DESC')}, {pick('ng_before', 'DESC')} + 1,"
-            f" {pick('rating_before', 'ASC')}, {pick('played_at', 'DESC')}, last_key"
-            " FROM ("
-            f"  SELECT p.player_id, p.year, {pick('order_key', 'DESC').replace('c.', 'p.')}"
-            f"   AS last_key FROM ({pairs}) p"
-            " ) c WHERE last_key IS NOT NULL",
-            params,
-        )
+        for year in years:
+            cursor.execute(
+                f"INSERT INTO {figures}"
+                " (player_id, year, rating, games, start_rating, last_played, last_key)"
+                " SELECT player_id, year,"
+                f" {pick('rating_after', 'DESC')}, {pick('ng_before', 'DESC')} + 1,"
+                f" {pick('rating_before', 'ASC')}, {pick('played_at', 'DESC')}, last_key"
+                " FROM ("
+                "  SELECT p.player_id, p.year,"
+                f"   {pick('order_key', 'DESC', 'p')} AS last_key"
+                f"  FROM (SELECT id AS player_id, %s AS year FROM {players}"
+                f"   WHERE id IN ({marks})) p"
+                " ) c WHERE last_key IS NOT NULL",
+                [year, *chunk],
+            )
+
+
+def _years_from(cursor, ledger: str, from_year) -> list[int]:
+    """The years that have ledger rows, ``from_year`` and later (all when None), oldest first:
+    a walk of the (year, …) index, one step per year."""
+    cursor.execute(
+        f"WITH RECURSIVE y(year) AS ("
+        f" SELECT MIN(year) FROM {ledger} WHERE year >= %s"
+        f" UNION ALL"
+        f" SELECT (SELECT MIN(l.year) FROM {ledger} l WHERE l.year > y.year)"
+        f" FROM y WHERE y.year IS NOT NULL"
+        f") SELECT year FROM y WHERE year IS NOT NULL",
+        [from_year if from_year is not None else FIRST_YEAR],
+    )
+    return [row[0] for row in cursor.fetchall()]
 
 
 def _copy_all(rows: Iterator[tuple], progress, total: int) -> int:

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import threading
+import time
+from functools import wraps
 
 from django.core.cache import cache
 from django.tasks import task
@@ -113,3 +116,34 @@ def pending():
     waiting = health.pending()
     ensure_replay(waiting)
     return waiting
+
+
+#: Seconds between two looks for a stale replay by one process (``watches_replay``).
+CHECK_EVERY = 30.0
+_checked_at = 0.0
+_check_lock = threading.Lock()
+
+
+def watches_replay(view):
+    """Decorator for the ranking pages (ranking, player pages, home), outside the page cache:
+    at most once per ``CHECK_EVERY`` seconds in each process, look for a replay that waits too
+    long and enqueue it again (``pending``), even when the page itself comes from the cache
+    (a cached page runs no view code). The only state is this process's time of its last look;
+    the decision is the shared database's and cache's (``ensure_replay``)."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        global _checked_at
+        now = time.monotonic()
+        with _check_lock:
+            due = now - _checked_at >= CHECK_EVERY
+            if due:
+                _checked_at = now
+        if due:
+            try:
+                pending()
+            except Exception:  # never in the reader's way
+                log.exception("could not look for a stale ledger replay")
+        return view(request, *args, **kwargs)
+
+    return wrapper

@@ -65,6 +65,7 @@ def _current_year() -> int:
 
 
 @require_safe
+@tasks.watches_replay
 @public_page(scopes=[RANKING])
 def ranking(request):
     """The ranking of a year (``?year=``, default the current one), searchable by name (``?q=``),
@@ -122,6 +123,7 @@ def ranking_csv(request, year):
 
 
 @require_safe
+@tasks.watches_replay
 @public_page(scopes=[RANKING])
 def player(request, pk):
     """A player's summary (rating now, position and games in this year's ranking, career

@@ -127,3 +127,52 @@ def test_the_top_ten_is_the_head_of_the_ranking_ties_included(django_capture_on_
     assert queries.ranking_page(year, "abc", 5).object_list == whole[:5]
     assert queries.ranking_page(year, 99, 5).object_list == whole[20:]
     assert queries.ranking_years() == [year]
+
+
+def test_the_year_figures_of_many_players_over_several_years_refresh_in_one_go(
+    django_capture_on_commit_callbacks,
+):
+    """A replay's players can be thousands over several years (a correction early in the
+    season): the figures are refreshed without one compound statement per chunk (SQLite
+    refuses more than 500 terms in one), and equal those of a full refresh."""
+    from tests.rankings.test_ledger import year_figures
+
+    players = make_players(8, "Muchos")
+    for year in (2024, 2025, 2026):
+        t = make_tournament(f"Liga {year}", dt.date(year, 5, 4))
+        tables = pairs_round(t, players, 1, [0, 1, 2, 3])
+        with django_capture_on_commit_callbacks(execute=True):
+            record(tables[0], 100, year % 100)
+            record(tables[1], 31, 100)
+    full = year_figures()
+    assert len(full) == 3 * 8
+    ids = [p.pk for p in players] + list(range(10**6, 10**6 + 1500))  # 1,508 players, 3 years
+    ledger.refresh_year_ratings(ids, from_year=2024)
+    assert year_figures() == full
+    ledger.refresh_year_ratings(ids[:3], from_year=2025)
+    assert year_figures() == full
+
+
+@pytest.mark.page_cache
+def test_a_cached_ranking_page_still_looks_for_a_stale_replay(
+    client, django_capture_on_commit_callbacks, queue, monkeypatch
+):
+    """A page served from the cache runs no view code: the ranking pages still look, now and
+    then, for a replay whose worker died, and enqueue it again."""
+    _season(django_capture_on_commit_callbacks)
+    url = reverse("rankings:ranking")
+    client.get(url)  # computed and cached
+    DBTaskResult.objects.all().delete()  # the worker took the task and died
+    ReplayRequest.objects.update(created_at=timezone.now() - dt.timedelta(minutes=5))
+    from django.core.cache import cache
+
+    cache.delete(tasks._RETRY_KEY)
+    monkeypatch.setattr(tasks, "_checked_at", 0.0)
+    first = client.get(url)
+    assert first.status_code == 200
+    assert DBTaskResult.objects.filter(status="READY").count() == 1
+    # Within CHECK_EVERY seconds the same process does not look again.
+    DBTaskResult.objects.all().delete()
+    cache.delete(tasks._RETRY_KEY)
+    client.get(url)
+    assert DBTaskResult.objects.count() == 0

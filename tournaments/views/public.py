@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from clubsite.pagecache import CLUB, RANKING, public_page, tournament_pages
+from rankings.tasks import watches_replay
 from tournaments import systems
 from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
@@ -109,6 +110,7 @@ def _live_context(t: Tournament) -> dict:
 
 
 @require_safe
+@watches_replay
 @public_page(scopes=[CLUB, RANKING])
 def home(request):
     """Home: running tournaments (with their current round's tables and "find my table"),
