@@ -106,6 +106,18 @@ def _module_data(django_db_blocker, build):
 
 
 @pytest.fixture(autouse=True)
+def replay_look_just_done(monkeypatch):
+    """The ranking pages' look for a stale replay (``rankings.tasks.watches_replay``, at most
+    every 30 s per process) counts as just done, so a page runs the same queries whichever
+    test comes first; tests/rankings/test_pending.py sets it due on purpose."""
+    import time
+
+    from rankings import tasks
+
+    monkeypatch.setattr(tasks, "_checked_at", time.monotonic())
+
+
+@pytest.fixture(autouse=True)
 def axes_off(settings):
     """django-axes needs the request in ``authenticate()``; ``client.login()`` does not pass one.
     Login throttling is off by default in tests and on in tests/test_login_throttling.py."""
