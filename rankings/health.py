@@ -40,8 +40,7 @@ def pages_changed() -> None:
     """The ranking pages (ranking, player pages, the home page's top ten) show something new
     once the current transaction commits: their page-cache scope gets a new generation
     (``clubsite.pagecache``); tournaments' pages keep theirs."""
-    scope = getattr(pagecache, "RANKING", None)
-    pagecache.changed(*([scope] if scope else []))
+    pagecache.changed(pagecache.RANKING)
 
 
 def mark_replayed() -> None:

@@ -1,5 +1,6 @@
 """Shared fixtures: users with each role, built with the project's own services."""
 
+import contextlib
 import functools
 
 import pytest
@@ -27,12 +28,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
         db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def tasks_run_at_once():
-    """Background tasks (ledger replays, long imports) run inside the request in tests, on
-    Django's immediate backend, so a test sees the ranking of what it just saved. The tests of
-    the real worker (tests/rankings/test_worker.py) start ``manage.py db_worker`` in a process
-    of its own, with the database backend."""
+@contextlib.contextmanager
+def task_backend(path: str):
+    """Run background tasks on the ``django.tasks`` backend ``path`` inside the block (the
+    backends are built anew on entry and on exit: Django caches them)."""
     from asgiref.local import Local
     from django.tasks import task_backends
 
@@ -40,11 +39,29 @@ def tasks_run_at_once():
         task_backends.__dict__.pop("settings", None)
         task_backends._connections = Local(task_backends.thread_critical)
 
-    immediate = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
-    with override_settings(TASKS=immediate):
+    with override_settings(TASKS={"default": {"BACKEND": path}}):
         reset()
+        try:
+            yield
+        finally:
+            reset()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tasks_run_at_once():
+    """Background tasks (ledger replays, long imports) run inside the request in tests, on
+    Django's immediate backend, so a test sees the ranking of what it just saved. The tests of
+    the real worker (tests/rankings/test_worker.py) start ``manage.py db_worker`` in a process
+    of its own, with the database backend (``database_tasks``)."""
+    with task_backend("django.tasks.backends.immediate.ImmediateBackend"):
         yield
-    reset()
+
+
+@pytest.fixture
+def database_tasks():
+    """Tasks wait in django-tasks-db's queue (the test enqueues; a worker, if any, runs them)."""
+    with task_backend("django_tasks_db.DatabaseBackend"):
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -7,9 +7,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from asgiref.local import Local
-from django.tasks import task_backends
-from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -19,20 +16,6 @@ from rankings.models import LedgerStatus, ReplayRequest
 from tests.rankings.test_ledger import make_players, make_tournament, pairs_round, record
 
 pytestmark = pytest.mark.django_db
-
-
-def _reset_backends():
-    task_backends.__dict__.pop("settings", None)
-    task_backends._connections = Local(task_backends.thread_critical)
-
-
-@pytest.fixture
-def queue():
-    """Tasks wait in django-tasks-db's queue; no worker runs in these tests."""
-    with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
-        _reset_backends()
-        yield
-    _reset_backends()
 
 
 def _season(django_capture_on_commit_callbacks):
@@ -46,7 +29,7 @@ def _season(django_capture_on_commit_callbacks):
 
 
 def test_a_waiting_change_is_shown_on_the_ranking_and_player_pages(
-    client, django_capture_on_commit_callbacks, queue
+    client, django_capture_on_commit_callbacks, database_tasks
 ):
     players, tables = _season(django_capture_on_commit_callbacks)
     # One request per table and transaction: the pairing's two tables, then the two results.
@@ -77,7 +60,7 @@ def test_a_waiting_change_is_shown_on_the_ranking_and_player_pages(
     assert 'id="ledger-pending"' not in client.get(reverse("rankings:ranking")).content.decode()
 
 
-def test_a_stale_request_is_enqueued_again_once(django_capture_on_commit_callbacks, queue):
+def test_a_stale_request_is_enqueued_again_once(django_capture_on_commit_callbacks, database_tasks):
     _season(django_capture_on_commit_callbacks)
     DBTaskResult.objects.all().delete()  # the worker took the task and died
     tasks.ensure_replay(health.pending())  # recent: nothing yet
@@ -155,7 +138,7 @@ def test_the_year_figures_of_many_players_over_several_years_refresh_in_one_go(
 
 @pytest.mark.page_cache
 def test_a_cached_ranking_page_still_looks_for_a_stale_replay(
-    client, django_capture_on_commit_callbacks, queue, monkeypatch
+    client, django_capture_on_commit_callbacks, database_tasks, monkeypatch
 ):
     """A page served from the cache runs no view code: the ranking pages still look, now and
     then, for a replay whose worker died, and enqueue it again."""

@@ -21,11 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
-from asgiref.local import Local
 from django.conf import settings
 from django.db import connection, connections
-from django.tasks import task_backends
-from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
 from rankings import health, ledger, tasks
@@ -37,21 +34,6 @@ from tournaments.models import Result
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-
-
-def _reset_backends():
-    task_backends.__dict__.pop("settings", None)
-    task_backends._connections = Local(task_backends.thread_critical)
-
-
-@pytest.fixture
-def database_tasks():
-    """Tasks go to django-tasks-db's queue (the test process enqueues; a worker runs them)."""
-    with override_settings(TASKS=DATABASE_TASKS):
-        _reset_backends()
-        yield
-    _reset_backends()
 
 
 def _database_url() -> str:
