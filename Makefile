@@ -6,22 +6,26 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1:8000
 
-.PHONY: demo test lint setup check-python migrate clean translations browser
+.PHONY: demo reset-demo test lint setup check-python migrate clean translations browser
 
 check-python:
 	@$(PYTHON) -c 'import sys; v=sys.version_info; sys.exit(0) if v >= (3, 12) else sys.exit("This site needs Python 3.12 or newer (found %d.%d). Install it, or set PYTHON=/path/to/python3.12 and run make again." % v[:2])'
 
+# The packages' installation goes to $(INSTALL_LOG), with one line on the screen (and the log's
+# end if it fails).
+INSTALL_LOG := $(VENV)/install.log
 $(VENV)/.installed: pyproject.toml | check-python
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -c 'import sys; sys.exit(0) if sys.version_info >= (3, 12) else sys.exit("$(VENV) was made with an old Python: delete it and run make again.")'
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
-	touch $@
+	@echo "Installing the site's packages in $(VENV) (a minute or two the first time; log: $(INSTALL_LOG))"
+	@{ $(PY) -m pip install --upgrade pip && $(PY) -m pip install -e '.[test]'; } > $(INSTALL_LOG) 2>&1 \
+		|| { tail -n 25 $(INSTALL_LOG); echo "*** The installation failed: the whole log is in $(INSTALL_LOG)"; exit 1; }
+	@touch $@
 
 # The .mo files are build output (git-ignored): compiled from locale/*/LC_MESSAGES/django.po
 # with polib, so GNU gettext is not needed.
 translations: $(VENV)/.installed
-	$(PY) manage.py compile_translations --verbosity 0
+	@$(PY) manage.py compile_translations --verbosity 0
 
 setup: check-python $(VENV)/.installed translations
 
@@ -38,6 +42,12 @@ demo: setup
 	trap 'kill $$WORKER 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST)
 
+# The demo from scratch: the SQLite database (and its journal files) deleted, then make demo,
+# which loads the demo again, dated from today.
+reset-demo:
+	rm -f db.sqlite3 db.sqlite3-wal db.sqlite3-shm db.sqlite3-journal
+	$(MAKE) demo
+
 # The browser tests (tests/browser/) drive the distribution's Chromium through Playwright, which
 # never downloads a browser of its own here: install Debian's package when it is missing (as
 # root), or say how. Without it they are skipped, except under CI=1 where they fail.
@@ -45,8 +55,9 @@ CHROMIUM := /usr/bin/chromium
 browser:
 	@if [ -x $(CHROMIUM) ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Chromium for the browser tests: apt-get install chromium"; \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		echo "Installing Chromium for the browser tests: apt-get install chromium (log: $(VENV)/chromium-install.log)"; \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } > $(VENV)/chromium-install.log 2>&1 \
+			|| { tail -n 25 $(VENV)/chromium-install.log; echo "*** Installing Chromium failed: see $(VENV)/chromium-install.log"; exit 1; }; \
 	else \
 		echo "*** $(CHROMIUM) is missing, so the browser tests (tests/browser/) will be skipped"; \
 		echo "*** (with CI set they fail). Install it as root: apt-get update && apt-get install -y chromium"; \

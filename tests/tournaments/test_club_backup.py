@@ -131,7 +131,7 @@ def build_club():
         scores={e.pk: v for e, v in zip(t_entries, [9, 4, 4, 0], strict=False)},
         version=0,
     )
-    individual = Tournament.objects.get(name="Individual de Diciembre")
+    individual = Tournament.objects.get(name="Individual del Club")
     first, second = individual.entries.order_by("pk")[:2]
     services.record_sorteo(
         acting_user=director, tournament=individual, entries_in_order=[second, first]
@@ -196,7 +196,7 @@ def test_export_delete_import_gives_back_the_same_club(club, tmp_path):
     assert all(doc[k] for k in LIVE), {k: len(doc[k]) for k in LIVE}
     assert all(doc["history"][k] for k in LIVE), {k: len(doc["history"][k]) for k in LIVE}
     assert "ledger" not in exported.decode() and "rating" not in exported.decode()
-    assert {t["name"]: t["directors"] for t in doc["tournaments"]}["Torneo de Otoño"] == [
+    assert {t["name"]: t["directors"] for t in doc["tournaments"]}["Copa de Parejas"] == [
         "director"
     ]
     ids = {key: [r["id"] for r in doc[key]] for key in LIVE}
@@ -214,7 +214,7 @@ def test_export_delete_import_gives_back_the_same_club(club, tmp_path):
     assert ledger_rows() == rows
     assert export(tmp_path, "again.json").read_bytes() == exported
     assert set(
-        Tournament.objects.get(name="Torneo de Otoño").directors.values_list("username", flat=True)
+        Tournament.objects.get(name="Copa de Parejas").directors.values_list("username", flat=True)
     ) == {"director"}
     assert (
         Castigo.objects.filter(entered_by__username="director").count()
@@ -281,7 +281,7 @@ def change_history_table(client, obj) -> str:
 def test_the_admin_history_page_of_a_restored_object_reads_as_before(club, tmp_path, client):
     client.force_login(User.objects.get(username="admin"))
     profe = Player.objects.get(full_name="Aurelio Baeza")
-    result = Result.objects.filter(table__round__tournament__name="Torneo de Otoño").first()
+    result = Result.objects.filter(table__round__tournament__name="Copa de Parejas").first()
     table = result.table
     pages = [change_history_table(client, obj) for obj in (profe, result, table)]
     assert "revisora" in pages[0] and "Corrección del apodo" in pages[0]
@@ -365,7 +365,7 @@ def test_import_club_leaves_unknown_usernames_empty_and_says_so(club, tmp_path):
     _out, err = import_(path)
     assert "director" in err and "no existen" in err
     assert f"Aviso: {authored} cambios del historial quedaron sin autor" in err
-    assert not Tournament.objects.get(name="Torneo de Otoño").directors.exists()
+    assert not Tournament.objects.get(name="Copa de Parejas").directors.exists()
     assert Result.objects.filter(entered_by__isnull=True).count() == Result.objects.count()
     assert not Result.history.filter(history_user__isnull=False).exists()
     assert Result.history.count() == len(json.loads(path.read_text())["history"]["results"])

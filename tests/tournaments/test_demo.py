@@ -1,11 +1,14 @@
 """``manage.py load_demo``: the demo club holds exactly what it promises."""
 
+import datetime as dt
 from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.utils import timezone
 
+from tournaments.management.commands import load_demo
 from tournaments.models import Castigo, Entry, Player, Result, Round, Table, Tournament
 from tournaments.permissions import DIRECTORS_GROUP, is_director
 
@@ -28,8 +31,8 @@ def demo_loaded(module_data):
 @pytest.fixture
 def demo(demo_loaded):
     return {
-        "pairs": Tournament.objects.get(name="Torneo de Otoño"),
-        "individual": Tournament.objects.get(name="Individual de Diciembre"),
+        "pairs": Tournament.objects.get(name="Copa de Parejas"),
+        "individual": Tournament.objects.get(name="Individual del Club"),
     }
 
 
@@ -147,3 +150,38 @@ def test_loading_twice_is_harmless(demo):
         Result.objects.count(),
         User.objects.count(),
     )
+
+
+def test_the_demo_is_dated_from_the_day_it_is_loaded(demo):
+    """A tournament running today, the finished one three weeks before, the Swiss event a
+    week either side: the demo never ages (issue: the demo's running tournament was dated 5
+    December whatever the year)."""
+    today = timezone.localdate()
+    week = dt.timedelta(days=7)
+    assert demo["individual"].date == today
+    assert demo["individual"].status == Tournament.Status.RUNNING
+    assert demo["pairs"].date == today - 3 * week
+    swiss = Tournament.objects.get(system="swiss")
+    assert (swiss.date, swiss.end_date) == (today - week, today + week)
+    assert Tournament.objects.get(system="table").date == today
+
+
+def test_the_current_years_ranking_is_never_empty(demo):
+    """Today's rated games are in this year's ranking, whatever day the demo is loaded."""
+    from rankings import queries
+
+    ranked = {line.player_id for line in queries.year_ranking(timezone.localdate().year)}
+    today_players = set(demo["individual"].entries.values_list("player1_id", flat=True))
+    assert len(today_players) == 16 and today_players <= ranked
+
+
+@pytest.mark.parametrize(
+    ("today", "pairs", "swiss"),
+    [
+        (dt.date(2027, 1, 2), dt.date(2026, 12, 12), (dt.date(2026, 12, 26), dt.date(2027, 1, 9))),
+        (dt.date(2026, 6, 30), dt.date(2026, 6, 9), (dt.date(2026, 6, 23), dt.date(2026, 7, 7))),
+    ],
+)
+def test_demo_dates_for_any_day(today, pairs, swiss):
+    dates = load_demo.Command._dates(today)
+    assert dates == {"pairs": pairs, "individual": today, "swiss": swiss, "table": today}

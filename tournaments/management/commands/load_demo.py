@@ -1,6 +1,11 @@
 """``manage.py load_demo``: a demo club with two dominó tournaments and two accounts.
 
-- "Torneo de Otoño": pairs to 100, 16 pairs, 5 rounds (circle-method rotation, no repeated
+Dated relative to the day it is loaded (``_dates``), so the demo never ages: the pairs
+tournament finished three weeks before, the Swiss event started a week before and runs a
+week more, the individual tournament and the table-game evening run today; the current
+year's ranking therefore always holds today's games.
+
+- "Copa de Parejas": pairs to 100, 16 pairs, 5 rounds (circle-method rotation, no repeated
   pairing), rated, time limit 30 min, finished. Its results contain zapatos, games ended by time,
   exactly one forfeit (``services.record_result(forfeiting_side=...)``) and a few castigos; and
   two pairs end level on puntos, juegos ganados, efectividad and tantos a favor, separated by
@@ -8,14 +13,14 @@
   except those two are drawn with a seeded ``random.Random``; the seed is the first one whose
   simulated standings (the pure ``scoring.domino.standings``) give exactly that tie and no
   shared position. The command checks the stored standings at the end and fails if not.
-- "Individual de Diciembre": individual with rotating partners, to 200, 16 players, tables of
+- "Individual del Club": individual with rotating partners, to 200, 16 players, tables of
   four (two single-player entries a side); round 1 complete and closed, round 2 paired with two
   of its four results entered; running.
 - ``director`` / ``domino-demo``: staff user in the "Directores" group; every write is made
   through ``tournaments.services`` with it as the acting user, so history is recorded.
 - ``admin`` / ``admin-demo``: superuser.
 
-Idempotent: when "Torneo de Otoño" exists it prints "La demo ya está cargada." and stops.
+Idempotent: when "Copa de Parejas" exists it prints "La demo ya está cargada." and stops.
 """
 
 from __future__ import annotations
@@ -35,9 +40,9 @@ from tournaments.pairing.round_robin import round_robin
 from tournaments.permissions import DIRECTORS_GROUP
 from tournaments.scoring import domino
 
-PAIRS_NAME = "Torneo de Otoño"
-INDIVIDUAL_NAME = "Individual de Diciembre"
-SWISS_NAME = "Suizo de Noviembre"
+PAIRS_NAME = "Copa de Parejas"
+INDIVIDUAL_NAME = "Individual del Club"
+SWISS_NAME = "Suizo a dos semanas"
 TABLE_NAME = "Noche de juegos de mesa"
 DIRECTOR = ("director", "domino-demo")
 SUPERUSER = ("admin", "admin-demo")
@@ -216,11 +221,11 @@ class Command(BaseCommand):
                 )
                 for name, nick, number in PLAYERS
             ]
-            year = self._year()
-            pairs_t, tie = self._pairs_tournament(director, players, dt.date(year, 10, 17))
-            individual_t = self._individual_tournament(director, players, dt.date(year, 12, 5))
-            swiss_t = self._swiss_tournament(director, players, dt.date(year, 11, 21))
-            table_t = self._table_tournament(director, players, dt.date(year, 11, 28))
+            dates = self._dates(timezone.localdate())
+            pairs_t, tie = self._pairs_tournament(director, players, dates["pairs"])
+            individual_t = self._individual_tournament(director, players, dates["individual"])
+            swiss_t = self._swiss_tournament(director, players, *dates["swiss"])
+            table_t = self._table_tournament(director, players, dates["table"])
         # The ranking at once: the demo's replay requests, taken here rather than left to the
         # background worker (which then finds nothing to do).
         from rankings import ledger
@@ -240,10 +245,19 @@ class Command(BaseCommand):
         )
 
     @staticmethod
-    def _year() -> int:
-        """Year of the demo: this year from 25 October on, else last year (autumn is past)."""
-        today = timezone.localdate()
-        return today.year if today >= dt.date(today.year, 10, 25) else today.year - 1
+    def _dates(today: dt.date) -> dict:
+        """The demo's dates, relative to ``today`` (the club's local date when it is loaded):
+        ``{"pairs": date, "individual": date, "swiss": (date, end_date), "table": date}``.
+        The pairs tournament finished 21 days before, the Swiss event runs from 7 days before
+        to 7 days after, the individual tournament and the table-game evening are today (so the
+        current year's ranking holds today's rated games, whatever the day)."""
+        week = dt.timedelta(days=7)
+        return {
+            "pairs": today - 3 * week,
+            "individual": today,
+            "swiss": (today - week, today + week),
+            "table": today,
+        }
 
     def _accounts(self):
         User = get_user_model()
@@ -398,13 +412,14 @@ class Command(BaseCommand):
             t = services.update_tournament(acting_user=director, tournament=t, status="running")
         return t
 
-    def _swiss_tournament(self, director, players, date):
-        """A Swiss match-play event of eight players, best of 3: round 1 played, round 2
-        paired with one match still on."""
+    def _swiss_tournament(self, director, players, date, end_date):
+        """A Swiss match-play event of eight players over two weeks, best of 3: round 1
+        played, round 2 paired with one match still on."""
         t = services.create_tournament(
             acting_user=director,
             name=SWISS_NAME,
             date=date,
+            end_date=end_date,
             venue="Club de dominó, sala pequeña",
             system="swiss",
             mode="single",
