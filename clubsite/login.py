@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import views as auth_views
 from django.urls import Resolver404, resolve, reverse
+from django.utils.translation import gettext
 
 from tournaments.models import Tournament
 from tournaments.permissions import can_enter_manage_area, can_manage, is_director
@@ -95,3 +96,17 @@ class LandingLoginView(auth_views.LoginView):
         if url and may_open(self.request, url):
             return url
         return landing_url(self.request.user)
+
+
+class SayingLogoutView(auth_views.LogoutView):
+    """Django's logout view (POST only, to ``LOGOUT_REDIRECT_URL`` or a safe ``next``) that
+    leaves "Has salido." for the page it lands on. The message travels in the messages cookie
+    (the session is gone), and a page with a message waiting is never served from the page
+    cache (``clubsite.pagecache``)."""
+
+    def post(self, request, *args, **kwargs):
+        was_in = request.user.is_authenticated
+        response = super().post(request, *args, **kwargs)
+        if was_in:
+            messages.info(request, gettext("Has salido."))
+        return response

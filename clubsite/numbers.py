@@ -13,8 +13,10 @@ same way:
 - **separator**: the page's language (1531,3 in Spanish and Russian, 1531.3 in English), no
   thousands grouping.
 
-CSV files keep their own documented machine format (full ``repr`` precision for the ledger
-and the ranking, fixed decimals with a dot for standings: ``tournaments/exports.py``).
+The downloads (CSV and .xlsx; ``tournaments/exports.py``, ``rankings/exports.py``) round the
+same way for people (``rounded``, with a dot); their exact form (``?precision=full``,
+``--full-precision``) keeps the machine format: full ``repr`` precision for the ledger and the
+ranking, fixed decimals for the standings.
 """
 
 from __future__ import annotations

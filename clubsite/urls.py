@@ -9,11 +9,10 @@ page it may see (clubsite/login.py)."""
 import os
 
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
-from clubsite.login import LandingLoginView
+from clubsite.login import LandingLoginView, SayingLogoutView
 from clubsite.views import set_language
 from tournaments.views.glossary import glossary
 
@@ -23,7 +22,7 @@ urlpatterns = [
     path("glosario/", glossary, name="glossary"),
     path("gestion/", include("tournaments.urls_manage")),
     path("entrar/", LandingLoginView.as_view(), name="login"),
-    path("salir/", auth_views.LogoutView.as_view(), name="logout"),
+    path("salir/", SayingLogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("idioma/", set_language, name="set_language"),
 ]

@@ -295,6 +295,13 @@ class Chart:
     dots: list[tuple[str, str, str]]  # x and y already written ("12.3"), the rating's label
     year_marks: list[tuple[float, int]]
     y_ticks: list[tuple[float, int]]
+    #: The x axis: (x, game number) at a round step, the start rating being game 0.
+    x_ticks: list[tuple[float, int]] = field(default_factory=list)
+
+
+#: Steps of the x axis's game numbers; the first that gives at most ``X_TICKS_MAX`` labels.
+X_TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+X_TICKS_MAX = 8
 
 
 def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
@@ -303,7 +310,8 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     ``(rating_before, rating_after, year)``, in game order. None when there is no game. Each
     dot's label is the rating as the history table's cells show it
     (``clubsite.numbers.format_number``, 1 decimal, the active language): 1531.25 → "1531,3"
-    on both."""
+    on both. The x axis counts the games (``x_ticks``: every 1, 2, 5, 10, … games, at most
+    ``X_TICKS_MAX`` labels; the start rating is game 0, unlabelled)."""
     if not lines:
         return None
     lines = [
@@ -317,7 +325,7 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     if high - low < 20:
         mid = (high + low) / 2
         low, high = mid - 10, mid + 10
-    pad_l, pad_r, pad_t, pad_b = 44, 10, 10, 22
+    pad_l, pad_r, pad_t, pad_b = 44, 16, 10, 22
     inner_w, inner_h = width - pad_l - pad_r, height - pad_t - pad_b
     step = inner_w / max(1, len(values) - 1)
 
@@ -341,4 +349,15 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     tick = 10 if span <= 60 else 25 if span <= 150 else 50 if span <= 400 else 100
     tick_lo, tick_hi = int(low // tick + 1) * tick, int(high // tick) * tick
     ticks = [(xy(0, v)[1], v) for v in range(tick_lo, tick_hi + 1, tick)][:8]
-    return Chart(width, height, " ".join(f"{x:.1f},{y:.1f}" for x, y in coords), dots, marks, ticks)
+    games = len(values) - 1
+    x_step = next((s for s in X_TICK_STEPS if games // s <= X_TICKS_MAX), X_TICK_STEPS[-1])
+    x_ticks = [(xy(n, low)[0], n) for n in range(x_step, games + 1, x_step)]
+    return Chart(
+        width,
+        height,
+        " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
+        dots,
+        marks,
+        ticks,
+        x_ticks,
+    )

@@ -2,16 +2,13 @@
 
 While the ranking needs attention (``rankings.health``: a replay failed or skipped a game),
 no page shows its figures as current: the ranking, the player page and the calculator show a
-notice in their place (``rankings/_ledger_notice.html``), and the CSV downloads answer
+notice in their place (``rankings/_ledger_notice.html``), and the downloads (CSV, .xlsx) answer
 503 with that notice as plain text (and ``Retry-After``). Players whose every entry is in a
 draft tournament have no public page (404; directors may look), and a draft's games are
 never rated (``rankings.ledger``).
 """
 
 from __future__ import annotations
-
-import csv
-import io
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
@@ -25,8 +22,10 @@ from clubsite.pagecache import RANKING, public_page
 from rankings import elo, health, ledger, queries, tasks
 from rankings.forms import CalculatorForm
 from tournaments import names
+from tournaments.exports import csv_text, xlsx_bytes
 from tournaments.models import Player
 from tournaments.permissions import can_enter_manage_area
+from tournaments.views import downloads
 
 RANKING_PAGE_SIZE = 100
 #: Games a page of one season on the player page, newest first (the chart keeps the season).
@@ -41,7 +40,7 @@ def _not_current_csv() -> HttpResponse:
     response = HttpResponse(
         gettext(
             "El ranking se está recalculando y necesita atención: sus cifras no están al día. "
-            "Vuelva a intentarlo más tarde."
+            "Vuelve a intentarlo más tarde."
         )
         + "\n",
         status=503,
@@ -102,24 +101,80 @@ def ranking(request):
     return render(request, "rankings/ranking.html", context)
 
 
-def _csv_response(rows, header, filename):
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    response = HttpResponse(buf.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+def _csv_response(request, header, rows_of, filename):
+    """A CSV download (``tournaments.views.downloads``): ``rows_of(full_precision)`` under
+    ``header``, for people or, with ``?precision=full``, exact."""
+    exact = downloads.full_precision(request)
+    return downloads.csv_response(csv_text(header, rows_of(exact)), filename, exact=exact)
 
 
 @require_safe
 @public_page(scopes=[RANKING])
 def ranking_csv(request, year):
+    """The ranking of ``year`` as CSV (``exports.ranking_rows``): for people, rating and change
+    to 1 decimal as the page shows them; ``?precision=full``, at full precision. 503 while the
+    ranking needs attention."""
     from rankings.exports import RANKING_HEADER, ranking_rows
 
     if health.attention():
         return _not_current_csv()
-    return _csv_response(ranking_rows(year), RANKING_HEADER, f"ranking-{year}.csv")
+    return _csv_response(
+        request,
+        RANKING_HEADER,
+        lambda exact: ranking_rows(year, full_precision=exact),
+        f"ranking-{year}.csv",
+    )
+
+
+@require_safe
+@public_page(scopes=[RANKING])
+def ranking_xlsx(request, year):
+    """The ranking of ``year`` for people as an .xlsx workbook; 503 while the ranking needs
+    attention."""
+    from rankings.exports import RANKING_HEADER, ranking_rows
+
+    if health.attention():
+        return _not_current_csv()
+    data = xlsx_bytes(
+        RANKING_HEADER,
+        ranking_rows(year),
+        title=gettext("Ranking {year}").format(year=year),
+    )
+    return downloads.xlsx_response(data, f"ranking-{year}.xlsx")
+
+
+@require_safe
+@public_page(scopes=[RANKING])
+def ledger_csv(request, year):
+    """Every rated game of ``year``, one row per player (the ledger, ``exports.ledger_rows``,
+    published tournaments only), as CSV: for people, figures rounded as the pages show them;
+    ``?precision=full``, at full precision. 503 while the ranking needs attention."""
+    from rankings.exports import LEDGER_HEADER, ledger_rows
+
+    if health.attention():
+        return _not_current_csv()
+    return _csv_response(
+        request,
+        LEDGER_HEADER,
+        lambda exact: ledger_rows(year=year, published_only=True, full_precision=exact),
+        f"partidas-{year}.csv",
+    )
+
+
+@require_safe
+@public_page(scopes=[RANKING])
+def ledger_xlsx(request, year):
+    """The ledger of ``year`` for people (as ``ledger_csv``) as an .xlsx workbook."""
+    from rankings.exports import LEDGER_HEADER, ledger_rows
+
+    if health.attention():
+        return _not_current_csv()
+    data = xlsx_bytes(
+        LEDGER_HEADER,
+        ledger_rows(year=year, published_only=True),
+        title=gettext("Partidas {year}").format(year=year),
+    )
+    return downloads.xlsx_response(data, f"partidas-{year}.xlsx")
 
 
 @require_safe
@@ -184,13 +239,18 @@ def player(request, pk):
 @require_safe
 @public_page(scopes=[RANKING])
 def player_csv(request, pk):
+    """A player's rated games (the ledger's rows of the player, every season) as CSV: for
+    people, figures rounded as the pages show them; ``?precision=full``, at full precision."""
     from rankings.exports import LEDGER_HEADER, ledger_rows
 
     p = _visible_player(request, pk)
     if health.attention():
         return _not_current_csv()
     return _csv_response(
-        ledger_rows(player=p, published_only=True), LEDGER_HEADER, f"ledger-{p.pk}.csv"
+        request,
+        LEDGER_HEADER,
+        lambda exact: ledger_rows(player=p, published_only=True, full_precision=exact),
+        f"ledger-{p.pk}.csv",
     )
 
 

@@ -662,10 +662,11 @@ def _(ctx):
     return ctx.upload(csv_bytes(GOOD_LINE, header=("ronda", "mesa", "a", "b")))
 
 
-@case("upload_latin1_bytes", "no está en UTF-8")
+@case("upload_undecodable_bytes", "no está en UTF-8 ni en Windows-1252")
 def _(ctx):
+    # 0x81 is neither UTF-8 nor Windows-1252 (a latin-1 file is read as Windows-1252).
     return ctx.upload(
-        csv_bytes(GOOD_LINE, f"3,2,Peñalosa & Iñaki,{PAIR.split(',')[1]},100,0,no,no,")
+        csv_bytes(GOOD_LINE, f"3,2,Pe\x81alosa & Iñaki,{PAIR.split(',')[1]},100,0,no,no,")
         .decode()
         .encode("latin-1")
     )
@@ -751,13 +752,15 @@ def _(ctx):
     return ctx.command("import_domino_results", ctx.club.t, ctx.file(b"ronda;mesa\n1;1\n"))
 
 
-@case("command_import_latin1", "no está en UTF-8")
+@case("command_import_undecodable", "no está en UTF-8 ni en Windows-1252")
 def _(ctx):
     return ctx.command(
         "import_domino_results",
         ctx.club.t,
         ctx.file(
-            csv_bytes("3,1,Peñalosa & Núñez,Ibáñez & Muñoz,100,0,no,no,").decode().encode("latin-1")
+            csv_bytes("3,1,Pe\x81alosa & Núñez,Ibáñez & Muñoz,100,0,no,no,")
+            .decode()
+            .encode("latin-1")
         ),
     )
 

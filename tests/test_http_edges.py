@@ -88,10 +88,14 @@ READ_PAGES = {
     "public:find_table",
     "public:standings",
     "public:standings_csv",
+    "public:standings_xlsx",
     "public:round",
     "public:round_print",
     "rankings:ranking",
     "rankings:ranking_csv",
+    "rankings:ranking_xlsx",
+    "rankings:ledger_csv",
+    "rankings:ledger_xlsx",
     "rankings:player",
     "rankings:player_csv",
     "glossary",
@@ -348,7 +352,7 @@ def test_the_largest_numbers_that_match_are_404_without_overflow(world, client):
         assert client.get(url).status_code == 404, url
     empty = client.get(reverse("rankings:ranking_csv", args=[MAX_YEAR]))
     assert empty.status_code == 200
-    assert empty.content.decode() == "position,player,rating,games,change\n"
+    assert empty.content.decode() == "\ufeffposition,player,rating,games,change\n"
     assert client.get("/ranking/32768.csv").status_code == 404
 
 

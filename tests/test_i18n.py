@@ -130,10 +130,17 @@ def test_switcher_form_is_in_the_header(client):
     form = re.search(r'<form method="get" action="/idioma/".*?</form>', body, re.S)
     assert form, "no language form sent to /idioma/"
     form = form.group(0)
-    assert '<label for="lang-select">' in form and 'id="lang-select" name="language"' in form
-    assert re.findall(r'<option value="(\w+)"', form) == ["es", "en", "ru"]
+    # One tap per language: a submit button each, the page's own marked current.
+    assert re.findall(r'<button type="submit" name="language" value="(\w+)"', form) == [
+        "es",
+        "en",
+        "ru",
+    ]
+    assert '<button type="submit" name="language" value="es" aria-current="true">' in form
+    assert form.count("aria-current") == 1
+    assert 'role="group" aria-label="Idioma"' in form
     assert 'name="next" value="/"' in form
-    assert '<button type="submit"' in form and "<script" not in form and "onchange" not in form
+    assert "<script" not in form and "onchange" not in form
 
 
 @pytest.mark.django_db
@@ -197,7 +204,7 @@ def test_word_parameters_are_translated_too():
 def test_custom_message_templates_are_translated():
     exc = DomainError("not_integer", message=errors.MESSAGES["not_integer_games"], value="x")
     with translation.override("en"):
-        assert exc.message == "Games must be a whole number, 0 or more; got 'x'."
+        assert exc.message == "Games must be a whole number, 0 or more; got “x”."
 
 
 @pytest.mark.django_db

@@ -16,6 +16,12 @@ class TournamentsConfig(AppConfig):
 
         errors.translate = gettext
 
+        # The empty option of every select built from a model field's choices (the admin's
+        # action list, its choice fields): Django's own "- Select an option -" has no Spanish.
+        from django.db.models import fields as model_fields
+
+        model_fields.BLANK_CHOICE_LABEL = _("— Elige una opción —")
+
         # The public pages' cache (clubsite.pagecache): new generations of the scopes whose
         # pages show a row whenever it is saved or deleted, whatever the path of the change.
         # The lists (CLUB) show each tournament's name, dates, venue, system, status, number of

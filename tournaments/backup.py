@@ -433,11 +433,11 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
             stdout.write(
                 ngettext(
                     "Aviso: %(count)d cambio del historial quedó sin autor porque su usuario no "
-                    "existe en esta base. La copia conserva el nombre: cree la cuenta y restaure "
+                    "existe en esta base. La copia conserva el nombre: crea la cuenta y restaura "
                     "de nuevo en una base vacía para recuperarlo.",
                     "Aviso: %(count)d cambios del historial quedaron sin autor porque sus usuarios "
-                    "no existen en esta base. La copia conserva los nombres: cree las cuentas y "
-                    "restaure de nuevo en una base vacía para recuperarlos.",
+                    "no existen en esta base. La copia conserva los nombres: crea las cuentas y "
+                    "restaura de nuevo en una base vacía para recuperarlos.",
                     authorless,
                 )
                 % {"count": authorless}

@@ -61,9 +61,9 @@ class ResultError(DomainError):
 
 MESSAGES: dict[str, str] = {
     # Dominó results (seed 003, SCORING.md §1)
-    "invalid_target": gettext_noop("La meta debe ser 100 o 200 tantos; se recibió {target!r}."),
+    "invalid_target": gettext_noop("La meta debe ser 100 o 200 tantos; se recibió «{target}»."),
     "not_integer": gettext_noop(
-        "Los tantos deben ser un número entero de 0 o más; se recibió {value!r}."
+        "Los tantos deben ser un número entero de 0 o más; se recibió «{value}»."
     ),
     "negative_tantos": gettext_noop(
         "Los tantos no pueden ser negativos: se anotó {tantos_a}–{tantos_b}."
@@ -95,11 +95,11 @@ MESSAGES: dict[str, str] = {
     "duplicate_entry": gettext_noop("El competidor {entry_id} aparece dos veces en la lista."),
     "invalid_count": gettext_noop(
         "{field} del competidor {entry_id} debe ser un número entero de 0 o más; "
-        "se recibió {value!r}."
+        "se recibió «{value}»."
     ),
     "invalid_bye_rule": gettext_noop(
         "La regla de descanso debe ser «rest» (no suma nada) o «win» (cuenta como juego "
-        "ganado y 1 punto); se recibió {bye_rule!r}."
+        "ganado y 1 punto); se recibió «{bye_rule}»."
     ),
     "too_few_entries": gettext_noop(
         "Se necesitan al menos 2 competidores para un todos con todos; hay {count}."
@@ -117,11 +117,11 @@ MESSAGES: dict[str, str] = {
     "player_has_results": gettext_noop(
         "{name} ya jugó en algún torneo: no se puede borrar, solo desactivar."
     ),
-    "invalid_system": gettext_noop("Sistema de puntuación desconocido: {system!r}."),
+    "invalid_system": gettext_noop("Sistema de puntuación desconocido: «{system}»."),
     "invalid_mode": gettext_noop(
-        "Modalidad desconocida: {mode!r} (parejas, individual o mano a mano)."
+        "Modalidad desconocida: «{mode}» (parejas, individual o mano a mano)."
     ),
-    "invalid_status": gettext_noop("Estado desconocido: {status!r}."),
+    "invalid_status": gettext_noop("Estado desconocido: «{status}»."),
     "invalid_rounds": gettext_noop("El número de rondas debe estar entre 1 y 99."),
     "invalid_time_limit": gettext_noop("El tiempo límite debe estar entre 1 y 600 minutos."),
     "invalid_forfeit_score": gettext_noop(
@@ -138,6 +138,9 @@ MESSAGES: dict[str, str] = {
         "No puedes quitarte de los directores del torneo: pídeselo a otro director o a un administrador."
     ),
     "tournament_finished": gettext_noop("El torneo está terminado: no admite inscripciones."),
+    "open_rounds": gettext_noop(
+        "El torneo tiene rondas abiertas ({rounds}): ciérralas antes de darlo por terminado."
+    ),
     "entry_size": gettext_noop(
         "Cada inscripción de este torneo lleva {size} jugador(es) distintos."
     ),
@@ -202,7 +205,7 @@ MESSAGES: dict[str, str] = {
     "ledger_bad_date": gettext_noop(
         "Torneo «{tournament}», ronda {round}, mesa {table}: la partida tiene una fecha "
         "imposible ({played_at}), fuera de los años {first} a {last}; quedó fuera del ranking. "
-        "Corrija su fecha."
+        "Corrige su fecha."
     ),
     "ledger_bad_sides": gettext_noop(
         "Torneo «{tournament}», ronda {round}, mesa {table}: la mesa tiene resultado, pero sus "
@@ -219,11 +222,11 @@ MESSAGES: dict[str, str] = {
     ),
     "ledger_replay_failed": gettext_noop(
         "El recálculo del ranking falló ({error}): el ranking no incluye los últimos cambios. "
-        "Corrija la causa y reconstruya el ranking (manage.py rebuild_ledger o la acción "
+        "Corrige la causa y reconstruye el ranking (manage.py rebuild_ledger o la acción "
         "del admin)."
     ),
     "ledger_rules_changed": gettext_noop(
-        "Las partidas de los torneos en borrador ya no cuentan para el ranking: reconstruya "
+        "Las partidas de los torneos en borrador ya no cuentan para el ranking: reconstruye "
         "el ranking una vez (manage.py rebuild_ledger o la acción del admin)."
     ),
     "ledger_more_problems": gettext_noop("Y {count} problema(s) más del mismo recálculo."),
@@ -232,19 +235,33 @@ MESSAGES: dict[str, str] = {
         "No se importó nada: {count} línea(s) con errores. Corrige el archivo y vuelve a importarlo."
     ),
     "bad_encoding": gettext_noop(
-        "El archivo no está en UTF-8 (hay un carácter no válido en la línea {line}). Guárdalo "
-        "desde la hoja de cálculo como «CSV UTF-8» y vuelve a importarlo."
+        "El archivo no está en UTF-8 ni en Windows-1252 (hay un carácter no válido en la línea "
+        "{line}). Guárdalo desde la hoja de cálculo como «CSV UTF-8» o como .xlsx y vuelve a "
+        "importarlo."
+    ),
+    "bad_xlsx": gettext_noop(
+        "No se pudo leer el archivo como hoja de cálculo .xlsx. Guárdalo desde la hoja de "
+        "cálculo como .xlsx o como «CSV UTF-8» y vuelve a importarlo."
+    ),
+    "xls_file": gettext_noop(
+        "Los archivos .xls (Excel 97–2003) no se leen. Guárdalo desde la hoja de cálculo como "
+        ".xlsx o como «CSV UTF-8» y vuelve a importarlo."
     ),
     "bad_header": gettext_noop(
-        "La primera línea debe ser exactamente «{expected}» (separada por comas); "
-        "se encontró «{found}»."
+        "La primera línea debe ser exactamente «{expected}» (separada por comas, puntos y "
+        "comas o tabuladores); se encontró «{found}»."
+    ),
+    "no_rows": gettext_noop("El archivo no tiene filas de resultados: solo la primera línea."),
+    "no_castigo_rows": gettext_noop(
+        "El archivo no tiene filas de castigos: solo la primera línea."
     ),
     "file_too_large": gettext_noop(
         "El archivo tiene más de {max} líneas: divídelo en varios archivos."
     ),
     "csv_syntax": gettext_noop("La línea no es CSV válido ({detail}); revisa las comillas."),
     "field_count": gettext_noop(
-        "La línea tiene {found} campo(s); se esperaban {expected}, separados por comas."
+        "La línea tiene {found} campo(s); se esperaban {expected}, separados como los de la "
+        "primera línea."
     ),
     "bad_round": gettext_noop(
         "La ronda debe ser un número entero de 1 a {max}; se recibió «{value}»."
@@ -263,17 +280,17 @@ MESSAGES: dict[str, str] = {
         "suyo va sin ronda o en una ronda que jugó."
     ),
     "stale_pairings": gettext_noop(
-        "Otro director cambió los emparejamientos de la ronda {number} mientras usted los "
-        "editaba: no se guardó nada. Vuelva a abrir la ronda, revise sus mesas y guarde de nuevo."
+        "Otro director cambió los emparejamientos de la ronda {number} mientras los editabas: "
+        "no se guardó nada. Vuelve a abrir la ronda, revisa sus mesas y guarda de nuevo."
     ),
     "table_removed": gettext_noop(
         "La mesa {table} ya no existe: los emparejamientos de la ronda cambiaron mientras "
-        "tanto. Vuelva a cargar la página y anote el resultado en la mesa nueva."
+        "tanto. Vuelve a cargar la página y anota el resultado en la mesa nueva."
     ),
     "played_at_outside": gettext_noop(
         "La hora de la partida ({value}) no cae en los días del torneo ({first} a {last}, "
-        "hasta las 06:00 del día siguiente). Corrija la fecha de la partida o, si el torneo "
-        "dura varios días, indique su último día."
+        "hasta las 06:00 del día siguiente). Corrige la fecha de la partida o, si el torneo "
+        "dura varios días, indica su último día."
     ),
     "date_out_of_range": gettext_noop(
         "La fecha {value} no es válida: debe estar entre {first} y {last}."
@@ -284,12 +301,12 @@ MESSAGES: dict[str, str] = {
     "tournament_too_long": gettext_noop("Un torneo puede durar como mucho {days} días."),
     "games_outside_dates": gettext_noop(
         "Hay partidas registradas el {value}, fuera de los días nuevos del torneo ({first} a "
-        "{last}): corrija antes esas partidas o elija otras fechas."
+        "{last}): corrige antes esas partidas o elige otras fechas."
     ),
     "games_would_leave_dates": gettext_noop(
         "Las partidas se mueven con la fecha del torneo: la del {value} pasaría al {moved}, "
-        "fuera de los días nuevos ({first} a {last}). Elija también el último día del torneo "
-        "o corrija antes esa partida."
+        "fuera de los días nuevos ({first} a {last}). Elige también el último día del torneo "
+        "o corrige antes esa partida."
     ),
     "bad_played_at": gettext_noop(
         "«played_at» debe ser una fecha y hora ISO, p. ej. 2025-03-01 18:30; se recibió «{value}»."
@@ -304,7 +321,7 @@ MESSAGES: dict[str, str] = {
     ),
     "ambiguous_player_similar": gettext_noop(
         "«{name}» no es exactamente el nombre de ningún jugador y solo difiere en mayúsculas, "
-        "acentos o espacios del de {count}: {names}. Escriba en el archivo el nombre exacto "
+        "acentos o espacios del de {count}: {names}. Escribe en el archivo el nombre exacto "
         "del que corresponda."
     ),
     "player_other_entry": gettext_noop(
@@ -345,7 +362,7 @@ MESSAGES: dict[str, str] = {
         "completarse sin repetir ni saltar rivales. Borra esas rondas o empareja a mano."
     ),
     "invalid_best_of": gettext_noop(
-        "Un encuentro se juega al mejor de 1, 3 o 5 partidas; se recibió {best_of!r}."
+        "Un encuentro se juega al mejor de 1, 3 o 5 partidas; se recibió «{best_of}»."
     ),
     "entry_dropped": gettext_noop(
         "{name} se retiró después de la ronda {round}: ya no se empareja."
@@ -357,7 +374,7 @@ MESSAGES: dict[str, str] = {
     "wrong_system": gettext_noop("Ese tipo de resultado no corresponde al sistema de este torneo."),
     # Swiss match play (tournaments/scoring/swiss.py; seed 000, SCORING.md §3)
     "not_integer_games": gettext_noop(  # message for code "not_integer" on games counts
-        "Las partidas deben ser un número entero de 0 o más; se recibió {value!r}."
+        "Las partidas deben ser un número entero de 0 o más; se recibió «{value}»."
     ),
     "negative_games": gettext_noop(
         "Las partidas no pueden ser negativas: se anotó {games_a}–{games_b}–{games_drawn}."
@@ -387,11 +404,11 @@ MESSAGES: dict[str, str] = {
     ),
     "invalid_score": gettext_noop(
         "La puntuación del competidor {entry_id} debe ser un número entero o una fracción; "
-        "se recibió {value!r}."
+        "se recibió «{value}»."
     ),
     "invalid_rank": gettext_noop(
         "El puesto del competidor {entry_id} debe ser un número entero de 1 o más; "
-        "se recibió {value!r}."
+        "se recibió «{value}»."
     ),
     "table_size_seating": gettext_noop(
         "Una mesa lleva de {fewest} a {most} jugadores; esta tiene {size}."
@@ -401,13 +418,13 @@ MESSAGES: dict[str, str] = {
         "Una mesa lleva 3 o 4 jugadores, uno por resultado; se anotaron {count} resultado(s)."
     ),
     "score_missing": gettext_noop(
-        "Falta el resultado (puntos de victoria) del puesto {seat} de la mesa."
+        "Falta el resultado (puntos de victoria) del asiento {seat} de la mesa."
     ),
     "not_integer_vp": gettext_noop(  # message for code "not_integer" on table scores
-        "Los puntos de victoria deben ser un número entero de 0 o más; se recibió {value!r}."
+        "Los puntos de victoria deben ser un número entero de 0 o más; se recibió «{value}»."
     ),
     "negative_score": gettext_noop(
-        "Los puntos de victoria no pueden ser negativos: el puesto {seat} tiene {value}."
+        "Los puntos de victoria no pueden ser negativos: el asiento {seat} tiene {value}."
     ),
     "neutral_table_size": gettext_noop(  # message for code "table_size" (neutral player)
         "El jugador neutral solo se calcula en una mesa de 3 jugadores; se recibieron "
@@ -426,7 +443,7 @@ MESSAGES: dict[str, str] = {
     ),
     "duplicate_player": gettext_noop("El jugador {player_id} aparece dos veces en la lista."),
     "invalid_seating_mode": gettext_noop(
-        "Modo de mesas desconocido: {mode!r} (table: juegos de mesa; partners: dominó "
+        "Modo de mesas desconocido: «{mode}» (table: juegos de mesa; partners: dominó "
         "individual con compañero rotativo)."
     ),
     "mode_not_for_system": gettext_noop(
@@ -438,8 +455,8 @@ MESSAGES: dict[str, str] = {
         "por la clasificación (Proponer mesas)."
     ),
     "seat_side": gettext_noop("En este torneo el lado de un asiento es {sides}."),
-    "seat_position": gettext_noop("En este torneo el puesto de un asiento va de 1 a {most}."),
-    "seat_taken": gettext_noop("Ese lado y puesto de la mesa ya tienen a alguien."),
+    "seat_position": gettext_noop("En este torneo el número de un asiento va de 1 a {most}."),
+    "seat_taken": gettext_noop("Ese asiento de la mesa (lado y número) ya tiene a alguien."),
     "seats_incomplete": gettext_noop(
         "La mesa tiene un resultado: sus asientos deben quedar completos (cada lado con sus "
         "jugadores, o una mesa de juego con su número de jugadores). Borra el resultado antes "

@@ -1,4 +1,5 @@
-"""Forms of the directors' pages: field-level validation only; the rules are checked by the services."""
+"""Forms of the directors' pages: field-level validation only; the rules are checked by the
+services (the tournament form asks them in ``clean``, so that one submit shows every problem)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import names, systems
+from tournaments import names, services, systems
 from tournaments.errors import MESSAGES
 from tournaments.models import MAX_SCORE, TOURNAMENT_SETTINGS, Player, Tournament
 
@@ -121,6 +122,30 @@ class TournamentForm(forms.ModelForm):
     def clean_best_of(self):
         return self.cleaned_data.get("best_of") or 3
 
+    def clean(self):
+        """Every rule of the services over the settings typed, besides the fields' own checks,
+        so that one submit shows every problem, each beside its field
+        (``services.settings_problems``; the settings a field check refused are left out). The
+        save may still refuse what needs the write itself (the games leaving the new dates,
+        the directors, finishing with open rounds)."""
+        cleaned = super().clean()
+        fields = {k: v for k, v in cleaned.items() if k in self.system.fields()}
+        for exc in services.settings_problems(
+            tournament=self.instance if self.instance.pk else None,
+            skip=set(self.errors),
+            **fields,
+        ):
+            self.add_domain_error(exc)
+        return cleaned
+
+    def add_domain_error(self, exc) -> None:
+        """Show a refusal of the tournament services beside the field it is about
+        (``services.ERROR_FIELDS``), or at the top of the form."""
+        field = services.ERROR_FIELDS.get(exc.code)
+        if field == "mode" and "mode" in self.fields and self.fields["mode"].widget.is_hidden:
+            field = "system"  # one mode only: the choice the director made was the system
+        self.add_error(field if field in self.fields else None, exc.message)
+
     def settings(self) -> dict:
         """The cleaned settings that apply to the chosen system (for the services)."""
         return {k: v for k, v in self.cleaned_data.items() if k in self.system.fields()}
@@ -196,7 +221,14 @@ class ImportForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("Contenido"), choices=[("results", _("Resultados")), ("castigos", _("Castigos"))]
     )
-    file = forms.FileField(label=_("Archivo CSV (UTF-8)"))
+    #: What the import reads (``imports.reading.open_file``): CSV or text files and .xlsx.
+    ACCEPT = (
+        ".csv,.txt,.tsv,.xlsx,text/csv,text/plain,text/tab-separated-values,"
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    file = forms.FileField(
+        label=_("Archivo (CSV o .xlsx)"), widget=forms.ClearableFileInput(attrs={"accept": ACCEPT})
+    )
 
     def __init__(self, *args, castigos: bool = True, **kwargs):
         """``castigos``: whether the tournament's system has castigos (else results only)."""

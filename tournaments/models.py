@@ -33,6 +33,14 @@ def name_key(name: str) -> str:
     return names.key(name)[:NAME_KEY_LENGTH]
 
 
+def table_title(tournament: str, round_number: int, table_number: int) -> str:
+    """ "Copa · ronda 2 · mesa 3": a table named by its tournament's name, round and number,
+    in the active language."""
+    return gettext("{tournament} · ronda {round} · mesa {table}").format(
+        tournament=tournament, round=round_number, table=table_number
+    )
+
+
 #: Largest number a score sheet can hold (tantos, VP, games, forfeit scores): anything above is
 #: a typing error (services refuse it in words; the model fields, so the admin too, validate it).
 MAX_SCORE = 99_999
@@ -42,7 +50,9 @@ class Player(models.Model):
     """A club member or guest who plays. Never deleted once they have results, only deactivated."""
 
     full_name = models.CharField(_("nombre completo"), max_length=120)
-    name_key = models.CharField(max_length=120, db_index=True, editable=False)
+    name_key = models.CharField(
+        _("clave de búsqueda del nombre"), max_length=120, db_index=True, editable=False
+    )
     nickname = models.CharField(_("apodo"), max_length=60, blank=True)
     member_number = models.CharField(
         _("número de socio"), max_length=20, blank=True, null=True, unique=True
@@ -50,7 +60,7 @@ class Player(models.Model):
     email = models.EmailField(_("correo (privado)"), blank=True)
     phone = models.CharField(_("teléfono (privado)"), max_length=40, blank=True)
     active = models.BooleanField(_("activo"), default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("alta"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -142,7 +152,7 @@ class Tournament(models.Model):
         FINISHED = "finished", _("Terminado")
 
     name = models.CharField(_("nombre"), max_length=120)
-    slug = models.SlugField(max_length=140, unique=True)
+    slug = models.SlugField(_("Dirección (slug)"), max_length=140, unique=True)
     date = models.DateField(_("fecha"))
     #: The last day of a tournament played over several days; None: one day (``date``).
     end_date = models.DateField(
@@ -194,8 +204,8 @@ class Tournament(models.Model):
         related_name="directed_tournaments",
         verbose_name=_("directores"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("alta"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modificado"), auto_now=True)
     history = HistoricalRecords(m2m_fields=[])
 
     class Meta:
@@ -244,6 +254,15 @@ class Tournament(models.Model):
         the entry played, docs/SCORING.md §5). A queryset."""
         return self.entries.filter(
             Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
+        )
+
+    def open_rounds(self) -> list[Round]:
+        """The rounds not closed, by number, each with ``n_tables`` and ``n_results``
+        (``Round.completion_counts``). One query."""
+        return list(
+            self.rounds.filter(closed=False)
+            .annotate(**Round.completion_counts())
+            .order_by("number")
         )
 
     def current_round(self) -> Round | None:
@@ -387,13 +406,24 @@ class StandingLine:
 class Entry(models.Model):
     """A competitor of one tournament: a fixed pair (two players) or one player."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player2 = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("torneo")
     )
-    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    player1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("Jugador 1")
+    )
+    player2 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("Jugador 2"),
+    )
+    dropped_after_round = models.PositiveSmallIntegerField(
+        _("Se retiró después de la ronda"), null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("alta"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -424,10 +454,12 @@ class Entry(models.Model):
 class Round(models.Model):
     """A round ("ronda") of a tournament. Results can be entered while it is open."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("torneo")
+    )
     number = models.PositiveSmallIntegerField(_("ronda"))
     closed = models.BooleanField(_("cerrada"), default=False)
-    seed = models.BigIntegerField(null=True, blank=True)
+    seed = models.BigIntegerField(_("Semilla del sorteo de parejas"), null=True, blank=True)
     played_at = models.DateTimeField(_("jugada el"), null=True, blank=True)
     history = HistoricalRecords()
 
@@ -525,9 +557,11 @@ class Table(models.Model):
 
     objects = TableQuerySet.as_manager()
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("ronda")
+    )
     number = models.PositiveSmallIntegerField(_("mesa"))
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("versión"), default=0)
     history = HistoricalRecords()
 
     class Meta:
@@ -539,7 +573,9 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return gettext("Mesa {number}").format(number=self.number)
+        """ "Copa · ronda 2 · mesa 3": the table named by its tournament, round and number
+        (admin titles, history, messages)."""
+        return table_title(self.round.tournament.name, self.round.number, self.number)
 
     @classmethod
     def with_results(cls):
@@ -552,8 +588,16 @@ class Table(models.Model):
         return [s.entry for s in self.seats.all() if s.side == side]
 
     def side_name(self, side: str) -> str:
+        """The names of side "A" or "B" joined by " & " ("Ana & Beto"); "" without seats."""
         entries = self.side(side)
         return " & ".join(e.name for e in entries)
+
+    def scored_title(self, score: str) -> str:
+        """ "Copa · ronda 2 · mesa 1: Ana & Beto 100–30 Carla & Dani": the table, its side A,
+        ``score`` (side A's figure first), its side B; the sides are left out when the table
+        has no seats."""
+        parts = [self.side_name("A"), score, self.side_name("B")]
+        return f"{self}: {' '.join(part for part in parts if part)}"
 
     @property
     def any_result(self):
@@ -569,11 +613,18 @@ class Seat(models.Model):
         A = "A", "A"
         B = "B", "B"
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
-    entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
-    side = models.CharField(max_length=1, choices=Side)
-    position = models.PositiveSmallIntegerField(default=1)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("mesa")
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("ronda")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.RESTRICT, related_name="seats", verbose_name=_("inscripción")
+    )
+    side = models.CharField(_("lado"), max_length=1, choices=Side)
+    #: The seat's number within its side (1, 2), or at a table game (1–4).
+    position = models.PositiveSmallIntegerField(_("número de asiento"), default=1)
     victory_points = models.PositiveIntegerField(
         _("puntos de victoria (VP)"),
         null=True,
@@ -594,14 +645,20 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} {self.side}{self.position}: {self.entry}"
+        """ "Copa · ronda 2 · mesa 1 · A2: Beto" (side and number of the seat)."""
+        title = table_title(self.round.tournament.name, self.round.number, self.table.number)
+        return f"{title} · {self.side}{self.position}: {self.entry}"
 
 
 class Bye(models.Model):
     """An entry that rests in a round ("descanso"); scored by the tournament's bye rule."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
-    entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="byes")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="byes", verbose_name=_("ronda")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.RESTRICT, related_name="byes", verbose_name=_("inscripción")
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -618,16 +675,23 @@ class Bye(models.Model):
 class Result(models.Model):
     """The score sheet of a dominó table: tantos as written, ended by time, forfeit (SCORING.md §1)."""
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="result", verbose_name=_("mesa")
+    )
     tantos_a = models.PositiveIntegerField(_("tantos A"), validators=[MaxValueValidator(MAX_SCORE)])
     tantos_b = models.PositiveIntegerField(_("tantos B"), validators=[MaxValueValidator(MAX_SCORE)])
     ended_by_time = models.BooleanField(_("terminó por tiempo"), default=False)
     forfeit = models.BooleanField(_("no presentación"), default=False)
     played_at = models.DateTimeField(_("jugada el"), null=True, blank=True)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("anotado por"),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("modificado"), auto_now=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -643,14 +707,17 @@ class Result(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table}: {self.tantos_a}–{self.tantos_b}"
+        """ "Copa · ronda 2 · mesa 1: Ana & Beto 100–30 Carla & Dani"."""
+        return self.table.scored_title(f"{self.tantos_a}–{self.tantos_b}")
 
 
 class MatchResult(models.Model):
     """The result of a match-play table (system "swiss"): games won by each side and drawn
     games, for a best-of-N match (seed 000, SCORING.md §3)."""
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match_result")
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="match_result", verbose_name=_("mesa")
+    )
     games_a = models.PositiveSmallIntegerField(
         _("partidas ganadas por A"), validators=[MaxValueValidator(MAX_SCORE)]
     )
@@ -661,9 +728,14 @@ class MatchResult(models.Model):
         _("partidas empatadas"), default=0, validators=[MaxValueValidator(MAX_SCORE)]
     )
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("anotado por"),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("modificado"), auto_now=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -678,19 +750,30 @@ class MatchResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table}: {self.games_a}–{self.games_b}–{self.games_drawn}"
+        """ "Copa · ronda 2 · mesa 1: Ana 2–1 Carla", with "(1 emp.)" after drawn games."""
+        title = self.table.scored_title(f"{self.games_a}–{self.games_b}")
+        if self.games_drawn:
+            title += " " + gettext("({n} emp.)").format(n=self.games_drawn)
+        return title
 
 
 class TableResult(models.Model):
     """The end of a 3–4 player table game (system "table"): whether it ended by time; each
     player's in-game score (VP) is on their ``Seat.victory_points`` (seed 004, SCORING.md §4)."""
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="table_result")
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="table_result", verbose_name=_("mesa")
+    )
     ended_by_time = models.BooleanField(_("terminó por tiempo"), default=False)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("anotado por"),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("modificado"), auto_now=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -698,25 +781,47 @@ class TableResult(models.Model):
         verbose_name_plural = _("resultados de mesa (3–4 jugadores)")
 
     def __str__(self) -> str:
+        """ "Copa · ronda 1 · mesa 2: Ana 45 · Beto 30 · Carla 30", with "(tiempo)" when the
+        game ended by time (each seat's VP, seat order)."""
+        seats = sorted(self.table.seats.all(), key=lambda seat: seat.position)
+        scores = " · ".join(
+            f"{seat.entry.name} {'—' if seat.victory_points is None else seat.victory_points}"
+            for seat in seats
+        )
+        title = f"{self.table}: {scores}" if scores else str(self.table)
         if self.ended_by_time:
-            return gettext("{table} (tiempo)").format(table=self.table)
-        return str(self.table)
+            return gettext("{table} (tiempo)").format(table=title)
+        return title
 
 
 class Castigo(models.Model):
     """A penalty in tantos charged to one player; subtracted from their entry's efectividad (SCORING.md §1)."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="castigos")
-    round = models.ForeignKey(
-        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="castigos"
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="castigos", verbose_name=_("torneo")
     )
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="castigos")
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="castigos",
+        verbose_name=_("ronda"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="castigos", verbose_name=_("jugador")
+    )
     tantos = models.PositiveIntegerField(_("tantos"))
     reason = models.CharField(_("motivo"), max_length=200)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("anotado por"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("fecha"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -732,19 +837,31 @@ class Castigo(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player}: −{self.tantos} ({self.reason})"
+        """ "Copa · ronda 2 · Ana: −20 (Hablar durante la partida)"; the round is left out when
+        the castigo has none."""
+        where = str(self.round) if self.round_id else self.tournament.name
+        return f"{where} · {self.player}: −{self.tantos} ({self.reason})"
 
 
 class Sorteo(models.Model):
     """A draw of lots for entries still tied after every tiebreak: lower ``lot`` ranks higher."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sorteos")
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="sorteos")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="sorteos", verbose_name=_("torneo")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="sorteos", verbose_name=_("inscripción")
+    )
     lot = models.PositiveSmallIntegerField(_("número sorteado"))
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("registrado por"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("fecha"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:

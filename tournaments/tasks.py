@@ -43,21 +43,32 @@ STALL_SECONDS = 5 * 60
 QUEUED, RUNNING, STALLED, DONE, FAILED = "queued", "running", "stalled", "done", "failed"
 
 # The sentences a job records, translated when recorded (the job's language).
-NOT_ALLOWED = gettext_noop("Ya no puede gestionar este torneo: no se importó nada.")
+NOT_ALLOWED = gettext_noop("Ya no puedes gestionar este torneo: no se importó nada.")
 SERVER_ERROR = gettext_noop(
-    "La importación falló por un error del servidor y no se guardó nada. Vuelva a intentarlo; "
-    "si vuelve a fallar, avise a quien administra el sitio."
+    "La importación falló por un error del servidor y no se guardó nada. Vuelve a intentarlo; "
+    "si vuelve a fallar, avisa a quien administra el sitio."
 )
 STOPPED = gettext_noop(
     "La importación se detuvo sin terminar y no se guardó nada: se volvió a intentar."
 )
 
 
-def start_import(*, acting_user, tournament: Tournament, file_name: str, text: str, language: str):
-    """Create the ``ImportJob`` of results file ``text`` (already decoded) for ``tournament``,
-    asked by ``acting_user`` on a page in ``language``, and enqueue ``import_results_task``
-    once it is committed. Returns the job (status "queued"; on the immediate backend, outside
-    a transaction, the task has already run when this returns)."""
+def start_import(
+    *,
+    acting_user,
+    tournament: Tournament,
+    file_name: str,
+    text: str,
+    language: str,
+    notes: list[str] | tuple[str, ...] = (),
+):
+    """Create the ``ImportJob`` of results file ``text`` (already decoded: CSV text, an .xlsx
+    workbook's first sheet as CSV) for ``tournament``, asked by ``acting_user`` on a page in
+    ``language``, and enqueue ``import_results_task`` once it is committed. ``notes``: how the
+    page read the file (``reading.FileText.notes``, sentences in ``language``), kept as the
+    job's ``report`` ``{"notes": [...]}`` until the job ends, then in its outcome (the report's
+    ``notes``, or the refusal's). Returns the job (status "queued"; on the immediate backend,
+    outside a transaction, the task has already run when this returns)."""
     with transaction.atomic():
         job = ImportJob.objects.create(
             tournament=tournament,
@@ -65,6 +76,7 @@ def start_import(*, acting_user, tournament: Tournament, file_name: str, text: s
             file_name=file_name[:255],
             data=text,
             language=language or "",
+            report={"notes": list(notes)} if notes else None,
         )
         job_id = job.pk
         transaction.on_commit(lambda: import_results_task.enqueue(job_id))
@@ -93,8 +105,9 @@ def import_results_task(job_id: int) -> str:
 
 def _run(job: ImportJob) -> str:
     t, user = job.tournament, job.requested_by
+    notes = list((job.report or {}).get("notes", []))  # how the page read the file
     if user is None or not can_manage(user, t):
-        _finish(job.pk, FAILED, refusal=_refusal(gettext(NOT_ALLOWED)))
+        _finish(job.pk, FAILED, refusal=_refusal(gettext(NOT_ALLOWED)), report=None)
         return FAILED
     was_draft = t.status == Tournament.Status.DRAFT
     tracker = progress.throttled(job.pk)
@@ -104,13 +117,16 @@ def _run(job: ImportJob) -> str:
                 acting_user=user, tournament=t, data=job.data, progress=tracker
             )
     except DomainError as exc:
-        errors = [[line, message] for line, message in (getattr(exc, "errors", None) or [])]
+        errors = [[line, message] for line, message in (getattr(exc, "listed", None) or [])]
         summary = exc.summary if errors else exc.message
-        _finish(job.pk, FAILED, refusal=_refusal(summary, errors), counts=tracker)
+        extra = {"notes": notes} if notes else {}
+        refusal = _refusal(summary, errors, **extra)
+        _finish(job.pk, FAILED, refusal=refusal, report=None, counts=tracker)
         return FAILED
     except Exception:
         log.exception("import job %s failed", job.pk)
-        _finish(job.pk, FAILED, refusal=_refusal(gettext(SERVER_ERROR)), counts=tracker)
+        refusal = _refusal(gettext(SERVER_ERROR))
+        _finish(job.pk, FAILED, refusal=refusal, report=None, counts=tracker)
         raise
     else:
         published = (
@@ -118,6 +134,7 @@ def _run(job: ImportJob) -> str:
             and Tournament.objects.filter(pk=t.pk).exclude(status=Tournament.Status.DRAFT).exists()
         )
         outcome = {**dataclasses.asdict(report), "published": published}
+        outcome["notes"] = notes + outcome.get("notes", [])
         _finish(job.pk, DONE, report=outcome, counts=tracker)
         return DONE
     finally:  # after the outcome is recorded: the page never sees a running job lose its count
@@ -198,9 +215,10 @@ def retry_import(job: ImportJob, *, acting_user) -> ImportJob | None:
             file_name=job.file_name,
             text=job.data,
             language=job.language,
+            notes=(job.report or {}).get("notes", []),
         )
         ImportJob.objects.filter(pk=job.pk).update(
-            refusal=_refusal(gettext(STOPPED), retried_as=new.pk)
+            refusal=_refusal(gettext(STOPPED), retried_as=new.pk), report=None
         )
     progress.discard(job.pk)
     return new

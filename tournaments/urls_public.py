@@ -11,6 +11,7 @@ urlpatterns = [
     path("torneos/<slug:slug>/mesa/", public.find_table, name="find_table"),
     path("torneos/<slug:slug>/clasificacion/", public.standings, name="standings"),
     path("torneos/<slug:slug>/clasificacion.csv", public.standings_csv, name="standings_csv"),
+    path("torneos/<slug:slug>/clasificacion.xlsx", public.standings_xlsx, name="standings_xlsx"),
     path("torneos/<slug:slug>/ronda/<number:number>/", public.round_detail, name="round"),
     path(
         "torneos/<slug:slug>/ronda/<number:number>/imprimir/",

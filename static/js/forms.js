@@ -2,11 +2,32 @@
 // the next page arrives, so a double tap on a slow phone does not send it twice. The server
 // refuses a second copy on its own too (the new-tournament form's token); this only spares the
 // wait. Coming back to the page (back button) enables them again.
+//
+// A plain form that deletes (data-confirm="¿Borrar …?") asks first with the browser's own
+// question and, on "yes", sends confirm=1: the server then does not ask again with its
+// confirmation page (the page every such form gets without JavaScript).
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!(form instanceof HTMLFormElement) || form.hasAttribute("hx-post") || form.method !== "post") {
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-confirm")) {
+      return;
+    }
+    if (!window.confirm(form.getAttribute("data-confirm"))) {
+      event.preventDefault();
+      return;
+    }
+    if (!form.querySelector("input[name=confirm]")) {
+      var yes = document.createElement("input");
+      yes.type = "hidden";
+      yes.name = "confirm";
+      yes.value = "1";
+      form.appendChild(yes);
+    }
+  }, true);
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !(form instanceof HTMLFormElement) || form.hasAttribute("hx-post") || form.method !== "post") {
       return;
     }
     // After this event: a disabled button would not send its own name and value.

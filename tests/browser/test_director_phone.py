@@ -86,7 +86,10 @@ def test_director_enters_a_round_on_a_phone_and_closes_it(
     # Close the round.
     page.get_by_role("button", name="Cerrar ronda 1").click()
     expect(page.locator("h1 .badge")).to_have_text("cerrada")
-    expect(page.locator("#mesa-1 input[name=tantos_a]")).to_be_disabled()
+    # A closed round reads as read-only: a banner, and the rows' values as text, no boxes.
+    expect(page.locator(".closed-banner")).to_contain_text("Ronda cerrada: solo lectura.")
+    expect(page.locator("#mesa-1 input")).to_have_count(0)
+    expect(page.locator("#mesa-1 dd").first).to_have_text("100")
     no_sideways_scroll(page)
     assert t.rounds.get(number=1).closed
 
@@ -112,7 +115,7 @@ def test_a_save_that_gets_no_answer_says_so_and_keeps_what_was_typed(
     note = page.locator("#mesa-1 .send-failed")
     expect(note).to_have_text(
         "No se guardó: el servidor no respondió bien (error 500). Lo escrito sigue aquí: "
-        "vuelva a intentarlo."
+        "vuelve a intentarlo."
     )
     expect(page.locator("#mesa-1")).not_to_have_class("result-row saved")
     expect(page.locator("#mesa-1 .saved-mark")).to_be_hidden()
@@ -143,7 +146,7 @@ def test_a_save_after_the_session_ended_keeps_what_was_typed(
     row.locator("input[name=tantos_b]").fill("33")
     row.get_by_role("button", name="Guardar mesa 1").click()
     expect(page.locator("#mesa-1 .send-failed")).to_have_text(
-        "No se guardó: su sesión terminó. Entre de nuevo en otra pestaña y vuelva a guardar; "
+        "No se guardó: tu sesión terminó. Entra de nuevo en otra pestaña y vuelve a guardar; "
         "lo escrito sigue aquí."
     )
     expect(page.locator("#mesa-1 input[name=tantos_b]")).to_have_value("33")

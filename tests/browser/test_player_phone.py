@@ -44,9 +44,9 @@ def test_player_finds_their_table_and_follows_the_live_standings(
     expect(finding).to_have_count(1)
     expect(finding).to_contain_text("Dámaso Olmedo")
     expect(finding.locator(".where")).to_have_text("Mesa 1")
-    expect(finding).to_contain_text("B · puesto 1")
+    expect(finding.locator("dd").first).to_have_text("B")  # one entry a side: no seat number
     expect(finding).to_contain_text("Celia Quintana")  # partner
-    expect(finding).to_contain_text("Amparo Rivas, Bruno Salcedo")  # opponents
+    expect(finding).to_contain_text("Amparo Rivas & Bruno Salcedo")  # the other side
     assert page.evaluate("window.sameDocument === true"), "the search reloaded the page"
     assert re.search(r"/mesa/\?q=damaso$", page.url)
     no_sideways_scroll(page)

@@ -102,7 +102,9 @@ def test_publishing_replays_and_the_ratings_then_equal_a_rebuild(
     club, director, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        services.update_tournament(acting_user=director, tournament=club.draft, status="finished")
+        services.update_tournament(
+            acting_user=director, tournament=club.draft, status="finished", open_rounds_ok=True
+        )
     assert last_rating(club.gaspar) == pytest.approx(GASPAR_PUBLISHED, abs=1e-9)
     assert last_rating(club.emilio) == pytest.approx(EMILIO_PUBLISHED, abs=1e-9)
     assert LedgerRow.objects.filter(tournament=club.draft).count() == 2
@@ -131,7 +133,9 @@ def test_a_status_change_between_published_states_does_not_replay(
     calls = []
     monkeypatch.setattr(ledger, "replay_from", lambda key, **kw: calls.append(key))
     with django_capture_on_commit_callbacks(execute=True):
-        services.update_tournament(acting_user=None, tournament=club.league, status="finished")
+        services.update_tournament(
+            acting_user=None, tournament=club.league, status="finished", open_rounds_ok=True
+        )
     assert calls == []
 
 
@@ -139,7 +143,9 @@ def _public_texts(client, club) -> dict[str, str]:
     emilio = club.emilio.pk
     return {
         "ranking": client.get(reverse("rankings:ranking") + "?year=2026").content.decode(),
-        "ranking.csv": client.get(reverse("rankings:ranking_csv", args=[2026])).content.decode(),
+        "ranking.csv": client.get(
+            reverse("rankings:ranking_csv", args=[2026]) + "?precision=full"
+        ).content.decode("utf-8-sig"),
         "home": client.get(reverse("public:home")).content.decode(),
         "player": client.get(reverse("rankings:player", args=[emilio])).content.decode(),
         "player.csv": client.get(reverse("rankings:player_csv", args=[emilio])).content.decode(),
@@ -189,6 +195,7 @@ def test_the_drafts_own_pages_are_404_for_visitors_and_open_to_its_director(dire
         reverse("public:find_table", args=[slug]),
         reverse("public:standings", args=[slug]),
         reverse("public:standings_csv", args=[slug]),
+        reverse("public:standings_xlsx", args=[slug]),
         reverse("public:round", args=[slug, 1]),
         reverse("public:round_print", args=[slug, 1]),
     ]
@@ -201,7 +208,9 @@ def test_once_published_its_players_and_games_appear(
     client, club, director, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        services.update_tournament(acting_user=director, tournament=club.draft, status="finished")
+        services.update_tournament(
+            acting_user=director, tournament=club.draft, status="finished", open_rounds_ok=True
+        )
     texts = _public_texts(client, club)
     assert HIDDEN in texts["ranking"] and HIDDEN in texts["calculator"]
     assert DRAFT in texts["player"] and DRAFT in texts["player.csv"]
@@ -220,5 +229,7 @@ def test_with_the_page_cache_on_publishing_shows_at_once(client, club, director)
     url = reverse("rankings:ranking") + "?year=2026"
     assert HIDDEN not in client.get(url).content.decode()
     assert client.get(url, HTTP_IF_NONE_MATCH=client.get(url)["ETag"]).status_code == 304
-    services.update_tournament(acting_user=director, tournament=club.draft, status="finished")
+    services.update_tournament(
+        acting_user=director, tournament=club.draft, status="finished", open_rounds_ok=True
+    )
     assert HIDDEN in client.get(url).content.decode()

@@ -41,7 +41,7 @@ WITHOUT_C_D = {
 BAD_DATE_MESSAGE = (
     "Torneo «Liga Primavera», ronda 1, mesa 2: la partida tiene una fecha imposible "
     "(9999-12-31 06:00), fuera de los años 1900 a 2999; quedó fuera del ranking. "
-    "Corrija su fecha."
+    "Corrige su fecha."
 )
 NOTICE = "El ranking se está recalculando y necesita atención."
 
@@ -164,7 +164,7 @@ def test_a_game_with_an_impossible_date_is_left_out_named_and_the_ranking_needs_
             "year_one",
             "Torneo «Liga Primavera», ronda 1, mesa 2: la partida tiene una fecha imposible "
             "(0001-01-01 00:00), fuera de los años 1900 a 2999; quedó fuera del ranking. "
-            "Corrija su fecha.",
+            "Corrige su fecha.",
         ),
         (
             "one_side",
@@ -321,7 +321,7 @@ def test_public_pages_show_a_notice_instead_of_the_figures_and_the_csvs_answer_5
         assert r["Content-Type"] == "text/plain; charset=utf-8" and r["Retry-After"] == "300"
         assert r.content.decode() == (
             "El ranking se está recalculando y necesita atención: sus cifras no están al día. "
-            "Vuelva a intentarlo más tarde.\n"
+            "Vuelve a intentarlo más tarde.\n"
         )
 
 

@@ -133,7 +133,7 @@ def test_player_page_shows_one_seasons_chart_and_ledger(client, season):
     body = body.content.decode()
     assert body.count("<circle") == 2 and "Liga 2025" in body and "Liga 2026" not in body
     # The 2025 game between two new players: expected_score 0.5, k_factor 32 (shown "es").
-    assert '<td class="num">0,500</td>' in body and '<td class="num">32,00</td>' in body
+    assert '<td class="num minor">0,500</td>' in body and '<td class="num minor">32,00</td>' in body
 
 
 @pytest.mark.parametrize("language", ["es", "en", "ru"])
@@ -242,8 +242,9 @@ def test_calculator_explains_an_out_of_range_score_in_the_htmx_answer(client, se
 
 def test_export_ranking_prints_full_precision_csv(season):
     out = io.StringIO()
-    call_command("export_ranking", "--year", "2026", stdout=out)
-    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    call_command("export_ranking", "--year", "2026", "--full-precision", stdout=out)
+    assert out.getvalue().startswith("\ufeff")  # the UTF-8 byte-order mark of every CSV
+    rows = list(csv.reader(io.StringIO(out.getvalue().removeprefix("\ufeff"))))
     assert rows[0] == ["position", "player", "rating", "games", "change"]
     assert len(rows) == 5
     from rankings.queries import year_ranking
@@ -254,8 +255,16 @@ def test_export_ranking_prints_full_precision_csv(season):
 
 def test_export_ledger_filters_by_year_and_player(season):
     out = io.StringIO()
-    call_command("export_ledger", "--year", "2025", "--player", "Amparo Quiroga", stdout=out)
-    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    call_command(
+        "export_ledger",
+        "--year",
+        "2025",
+        "--player",
+        "Amparo Quiroga",
+        "--full-precision",
+        stdout=out,
+    )
+    rows = list(csv.reader(io.StringIO(out.getvalue().removeprefix("\ufeff"))))
     assert rows[0] == [
         "date",
         "tournament",

@@ -920,7 +920,7 @@ def test_admin_refuses_a_seat_move_that_leaves_a_scored_table_one_sided(client, 
     assert r.status_code == 200
     assert "sus asientos deben quedar completos" in r.content.decode()
     r = client.post(url, {"table": table.pk, "entry": b.pk, "side": "B", "position": "9"})
-    assert "En este torneo el puesto de un asiento va de 1 a 2." in r.content.decode()
+    assert "En este torneo el número de un asiento va de 1 a 2." in r.content.decode()
     r = client.post(url, {"table": table.pk, "entry": b.pk, "side": "C", "position": "1"})
     assert r.status_code == 200
     assert (Seat.objects.get(pk=seat.pk).side, Seat.objects.get(pk=seat.pk).position) == ("B", 1)

@@ -336,7 +336,7 @@ def test_a_history_row_whose_author_has_no_account_here_keeps_its_change_without
         "Aviso: estos usuarios no existen en esta base y sus referencias quedaron vacías: "
         "revisora.\n"
         "Aviso: 2 cambios del historial quedaron sin autor porque sus usuarios no existen en "
-        "esta base. La copia conserva los nombres: cree las cuentas y restaure de nuevo en una "
+        "esta base. La copia conserva los nombres: crea las cuentas y restaura de nuevo en una "
         "base vacía para recuperarlos.\n"
     )
     columns = [f.attname for f in Player.history.model._meta.concrete_fields]

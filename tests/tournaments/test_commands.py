@@ -142,6 +142,8 @@ def test_import_domino_results_prints_the_counts(tmp_path):
     assert out == (
         "creados: 2, cambiados: 0, sin cambios: 0\n"
         "descansos: 0, jugadores nuevos: 8, inscripciones nuevas: 4\n"
+        "jugadores creados: Rosa Salinas, Tomás Uribe, Úrsula Vega, Víctor Zamora, Wendy Arce, "
+        "Ximena Bravo, Yolanda Cano, Zacarías Díaz\n"
     )
     out, _err = run("import_domino_results", t.slug, path)
     assert out.splitlines()[0] == "creados: 0, cambiados: 0, sin cambios: 2"
@@ -192,10 +194,12 @@ def test_import_results_takes_the_format_of_the_tournaments_system(tmp_path):
     assert run("import_results", t.slug, domino)[0] == (
         "creados: 1, cambiados: 0, sin cambios: 0\n"
         "descansos: 0, jugadores nuevos: 2, inscripciones nuevas: 2\n"
+        "jugadores creados: Rosa Salinas, Tomás Uribe\n"
     )
     assert run("import_results", swiss.slug, matches)[0] == (
         "creados: 1, cambiados: 0, sin cambios: 0\n"
         "descansos: 0, retirados: 1, jugadores nuevos: 2, inscripciones nuevas: 2\n"
+        "jugadores creados: Ana Robles, Beto Sáenz\n"
     )
     # The dominó file is not a Swiss tournament's format: its header is refused.
     with pytest.raises(CommandError, match="La primera línea debe ser exactamente"):
@@ -253,7 +257,7 @@ def test_export_standings_writes_the_exact_csv_with_a_shared_position():
     out, _err = run("export_standings", t.slug)
 
     assert out == (
-        "position,entry,played,won,puntos,tantos_a_favor,tantos_en_contra,castigos,"
+        "\ufeffposition,entry,played,won,puntos,tantos_a_favor,tantos_en_contra,castigos,"
         "efectividad,byes\n"
         "1,Amado Quiroga,2,2,4,200,80,0,120,0\n"
         "2,Berta Solís,2,1,2,140,140,0,0,0\n"

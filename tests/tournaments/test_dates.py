@@ -102,8 +102,8 @@ def test_the_window_edges():
         timing.check_played_at(dt.datetime(2026, 3, 15, 6, 0, tzinfo=LOCAL), day)
     assert caught.value.message == (
         "La hora de la partida (2026-03-15 06:00) no cae en los días del torneo (2026-03-14 a "
-        "2026-03-14, hasta las 06:00 del día siguiente). Corrija la fecha de la partida o, si "
-        "el torneo dura varios días, indique su último día."
+        "2026-03-14, hasta las 06:00 del día siguiente). Corrige la fecha de la partida o, si "
+        "el torneo dura varios días, indica su último día."
     )
     with pytest.raises(DomainError):
         timing.check_played_at(dt.datetime(2026, 3, 13, 23, 59, tzinfo=LOCAL), day)
@@ -318,8 +318,8 @@ def test_moving_a_multi_day_tournament_names_the_game_that_would_fall_outside():
     assert caught.value.code == "games_would_leave_dates"
     assert caught.value.message == (
         "Las partidas se mueven con la fecha del torneo: la del 2027-03-03 20:00 pasaría al "
-        "2027-03-04 20:00, fuera de los días nuevos (2027-03-02 a 2027-03-03). Elija también "
-        "el último día del torneo o corrija antes esa partida."
+        "2027-03-04 20:00, fuera de los días nuevos (2027-03-02 a 2027-03-03). Elige también "
+        "el último día del torneo o corrige antes esa partida."
     )
     assert Result.objects.get().played_at == dt.datetime(2027, 3, 3, 20, 0, tzinfo=LOCAL)
 

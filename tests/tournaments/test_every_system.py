@@ -91,9 +91,9 @@ def test_a_swiss_match_shows_games_won_lost_drawn_on_every_public_page(swiss, cl
         assert '<span class="score">1 – 2</span>' in page
         assert '<span class="score">vs</span>' not in page
     found = _text(client.get(reverse("public:find_table", args=[t.slug]), {"q": "Jugador 2"}))
-    assert "<dd>2–1–0</dd>" in found  # its own games first: won–lost–drawn
+    assert "<dd>Ganaste 2–1</dd>" in found  # its own games first: won–lost
     found = _text(client.get(reverse("public:find_table", args=[t.slug]), {"q": "Jugador 1"}))
-    assert "<dd>1–2–0</dd>" in found
+    assert "<dd>Perdiste 1–2</dd>" in found
 
 
 def test_a_table_game_shows_each_seats_vp_and_points_on_every_public_page(table_game, client):
@@ -110,7 +110,9 @@ def test_a_table_game_shows_each_seats_vp_and_points_on_every_public_page(table_
         )
         assert ">vs<" not in page
     found = _text(client.get(reverse("public:find_table", args=[t.slug]), {"q": "Jugador 3"}))
-    assert "<dd>30 VP · 2 puntos</dd>" in found
+    assert "<dd>Puesto 2 compartido en la mesa · 30 VP · 2 puntos</dd>" in found
+    found = _text(client.get(reverse("public:find_table", args=[t.slug]), {"q": "Jugador 1"}))
+    assert "<dd>Puesto 1 en la mesa · 45 VP · 5 puntos</dd>" in found
 
 
 def test_a_domino_score_reads_from_the_players_own_side(domino, client):
@@ -118,7 +120,7 @@ def test_a_domino_score_reads_from_the_players_own_side(domino, client):
     page = _text(client.get(reverse("public:round", args=[t.slug, 1])))
     assert '<span class="score">100 – 30</span>' in page
     found = _text(client.get(reverse("public:find_table", args=[t.slug]), {"q": "Jugador 2"}))
-    assert "<dd>30–100</dd>" in found
+    assert "<dd>Perdiste 30–100</dd>" in found
 
 
 # --- the rules box lists only the system's settings -------------------------------------------
@@ -287,7 +289,7 @@ def _refusal(table, **values) -> str:
 def test_swiss_messages_speak_of_games(swiss):
     _, _, table = swiss
     assert _refusal(table, games_a="x", games_b="1") == (
-        "Las partidas deben ser un número entero de 0 o más; se recibió 'x'."
+        "Las partidas deben ser un número entero de 0 o más; se recibió «x»."
     )
     assert _refusal(table, games_a="", games_b="1") == "Faltan las partidas ganadas por A."
     assert _refusal(table, games_a="100000", games_b="0") == (
@@ -301,13 +303,13 @@ def test_swiss_messages_speak_of_games(swiss):
 def test_table_game_messages_name_the_seat_and_speak_of_vp(table_game):
     _, e, table = table_game
     assert _refusal(table, scores={e[0].pk: "", e[1].pk: "1", e[2].pk: "2"}) == (
-        "Falta el resultado (puntos de victoria) del puesto 1 de la mesa."
+        "Falta el resultado (puntos de victoria) del asiento 1 de la mesa."
     )
     assert _refusal(table, scores={e[0].pk: "1", e[1].pk: "1"}) == (
-        "Falta el resultado (puntos de victoria) del puesto 3 de la mesa."
+        "Falta el resultado (puntos de victoria) del asiento 3 de la mesa."
     )
     assert _refusal(table, scores={e[0].pk: "x", e[1].pk: "1", e[2].pk: "2"}) == (
-        "Los puntos de victoria deben ser un número entero de 0 o más; se recibió 'x'."
+        "Los puntos de victoria deben ser un número entero de 0 o más; se recibió «x»."
     )
     assert _refusal(table, scores={e[0].pk: "100000", e[1].pk: "1", e[2].pk: "2"}) == (
         "100000 es demasiado grande para una plantilla (máximo 99999); revisa lo que escribiste."
@@ -357,7 +359,7 @@ def test_lists_and_cards_describe_each_system_in_its_own_words(swiss, table_game
     assert "Suizo (match play) · al mejor de 3 partidas" in listing
     assert "Mesa de 3–4 jugadores</td>" in listing
     assert "Mano a mano a 100" in listing  # the dominó one
-    assert listing.count("Mano a mano") == 1
+    assert listing.count("Mano a mano") == 2  # its column, and its line's detail for phones
     home = _text(client.get(reverse("public:home")))
     assert "Suizo (match play) · al mejor de 3 partidas" in home
     assert home.count("a 100") == 1

@@ -43,6 +43,7 @@ def csv_text(*lines: str) -> str:
 
 
 ROUND_ONE = csv_text(f"1,1,{P1},{P2},100,0,no,no,", f"1,2,{P3},{P4},45,100,no,no,")
+NEW_PLAYERS = [name for pair in (P1, P2, P3, P4) for name in pair.split(" & ")]
 REFUSED = csv_text(f"1,1,{P1},{P2},100,0,no,no,", f"1,2,{P3},{P4},99,98,no,no,")
 LINE_3 = "Ningún lado llegó a 100 tantos (99–98); si la partida terminó por tiempo, márcalo."
 SUMMARY = "No se importó nada: 1 línea(s) con errores. Corrige el archivo y vuelve a importarlo."
@@ -116,6 +117,8 @@ def test_a_file_imported_through_the_page_is_done_with_the_same_report_as_before
         "players_created": 8,
         "entries_created": 4,
         "warnings": [],
+        "new_players": NEW_PLAYERS,
+        "notes": [],
         "published": False,
     }
     assert job.refusal is None and job.data == "" and job.requested_by == director
@@ -128,7 +131,13 @@ def test_a_file_imported_through_the_page_is_done_with_the_same_report_as_before
     body = page.content.decode()
     assert page.context["state"] == "done"
     assert page.context["report_messages"] == [
-        ("success", "Resultados importados: creados 2, cambiados 0, sin cambios 0.")
+        ("success", "Resultados importados: creados 2, cambiados 0, sin cambios 0."),
+        (
+            "info",
+            "Jugadores nuevos (8): «Aurora Blanco», «Bruno Castillo», «Carmen Dávila», "
+            "«Diego Esparza», «Elena Fuentes», «Fabián Garza», «Gloria Hinojosa» y "
+            "«Héctor Ibáñez».",
+        ),
     ]
     assert "hx-trigger" not in body and "<progress" not in body
     assert 'href="/gestion/torneos/copa-importada-2026/"' in body
@@ -142,7 +151,7 @@ def test_an_import_that_starts_a_draft_says_it_is_now_public(
         response = upload(director_client, t, ROUND_ONE)
 
     assert ImportJob.objects.get().report["published"] is True
-    assert director_client.get(response.url).context["report_messages"][1:] == [
+    assert director_client.get(response.url).context["report_messages"][2:] == [
         (
             "info",
             "«Copa Importada» estaba en borrador y ahora está en curso: ya se ve en las páginas "
@@ -180,13 +189,14 @@ def test_a_refused_file_stores_nothing_and_its_job_shows_every_refused_line(
         (
             b"round,table\n1,2\n",
             "La primera línea debe ser exactamente «round,table,side_a,side_b,tantos_a,"
-            "tantos_b,ended_by_time,forfeit,played_at» (separada por comas); se encontró "
-            "«round,table».",
+            "tantos_b,ended_by_time,forfeit,played_at» (separada por comas, puntos y comas o "
+            "tabuladores); se encontró «round,table».",
         ),
         (
-            HEADER.encode() + b"\n1,1,Mar\xeda,Jos\xe9,100,0,no,no,\n",
-            "El archivo no está en UTF-8 (hay un carácter no válido en la línea 2). Guárdalo "
-            "desde la hoja de cálculo como «CSV UTF-8» y vuelve a importarlo.",
+            HEADER.encode() + b"\n1,1,Mar\x81a,Jos\xe9,100,0,no,no,\n",
+            "El archivo no está en UTF-8 ni en Windows-1252 (hay un carácter no válido en la "
+            "línea 2). Guárdalo desde la hoja de cálculo como «CSV UTF-8» o como .xlsx y vuelve "
+            "a importarlo.",
         ),
     ],
     ids=["header", "encoding"],
@@ -310,7 +320,7 @@ def test_the_task_refuses_a_requester_who_may_no_longer_import(director, other_d
     assert tasks.import_results_task.call(job.pk) == "failed"
     job.refresh_from_db()
     assert job.refusal == {
-        "summary": "Ya no puede gestionar este torneo: no se importó nada.",
+        "summary": "Ya no puedes gestionar este torneo: no se importó nada.",
         "errors": [],
     }
     assert stored() == (0, 0, 0)
@@ -348,7 +358,7 @@ def test_an_unexpected_error_fails_the_job_in_words_and_reaches_the_worker_log(
     assert (job.status, job.data) == ("failed", "")
     assert job.refusal == {
         "summary": "La importación falló por un error del servidor y no se guardó nada. "
-        "Vuelva a intentarlo; si vuelve a fallar, avise a quien administra el sitio.",
+        "Vuelve a intentarlo; si vuelve a fallar, avisa a quien administra el sitio.",
         "errors": [],
     }
 

@@ -185,9 +185,11 @@ def test_wrong_header_is_refused_saying_the_expected_header(director):
     assert HEADER in message
 
 
-def test_latin1_bytes_are_refused_in_words(director):
+def test_bytes_of_no_known_encoding_are_refused_in_words(director):
+    # 0x81 is neither UTF-8 nor Windows-1252 (latin-1 files import as Windows-1252 now:
+    # tests/tournaments/test_spreadsheets.py).
     t = tournament()
-    data = csv_text(f"1,1,{P1},{P2},100,0,no,no,").encode("latin-1")
+    data = csv_text(f"1,1,{P1},{P2},100,0,no,no,").encode() + b"1,2,Pe\x81a,X,100,0,no,no,\n"
     before = counts()
 
     with pytest.raises(ImportRefused) as caught:
@@ -195,7 +197,7 @@ def test_latin1_bytes_are_refused_in_words(director):
 
     assert caught.value.code == "bad_encoding"
     [(line, message)] = caught.value.errors
-    assert line == 2
+    assert line == 3
     assert "UTF-8" in message
     assert counts() == before
 

@@ -339,7 +339,7 @@ LOOSE = (
 )
 AMBIGUOUS = (
     "«{typed}» no es exactamente el nombre de ningún jugador y solo difiere en mayúsculas, "
-    "acentos o espacios del de 2: «Jose Perez» y «José Pérez». Escriba en el archivo el nombre "
+    "acentos o espacios del de 2: «Jose Perez» y «José Pérez». Escribe en el archivo el nombre "
     "exacto del que corresponda."
 )
 

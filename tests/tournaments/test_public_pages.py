@@ -86,9 +86,10 @@ def test_find_my_table_shows_table_side_partner_and_opponents_of_the_current_rou
     assert response.status_code == 200
     finding = re.search(r'<li class="finding">(.*?)</li>', body, re.S).group(1)
     assert "Íñigo Alcázar" in finding and "Mesa 1" in finding
-    assert "<dt>Lado</dt><dd>A · puesto 1</dd>" in finding
+    assert "<dt>Lado</dt><dd>A</dd>" in finding  # one entry a side: no seat to choose
     assert "<dt>Con</dt><dd>Berta Lunares</dd>" in finding
-    assert "<dt>Contra</dt><dd>Elio Serrano, Fabia Tordo</dd>" in finding
+    assert "<dt>Contra</dt><dd>Elio Serrano & Fabia Tordo</dd>" in finding
+    assert "<dt>Resultado</dt><dd>pendiente</dd>" in finding
     assert "Ronda 2" in body
 
 
@@ -132,9 +133,10 @@ def test_find_my_table_in_individual_mode_names_the_partner_at_the_same_side(cli
         acting_user=director, tournament=t, round_number=1, tables=[([e[0], e[1]], [e[2], e[3]])]
     )
     body = client.get(reverse("public:find_table", args=[t.slug]), {"q": "berta"}).content.decode()
-    assert "<dt>Lado</dt><dd>A · puesto 2</dd>" in body
+    # seats 1 & 3 (side A) against 2 & 4 (side B), as the pairings page numbers them
+    assert "<dt>Lado</dt><dd>A · asiento 3</dd>" in body
     assert "<dt>Con</dt><dd>Íñigo Alcázar</dd>" in body
-    assert "<dt>Contra</dt><dd>Ciro Montes, Dalia Peñas</dd>" in body
+    assert "<dt>Contra</dt><dd>Ciro Montes & Dalia Peñas</dd>" in body
 
 
 def test_find_my_table_before_the_first_round(client, director):
@@ -238,8 +240,8 @@ def test_between_rounds_the_pages_keep_refreshing_and_a_finished_tournament_stop
     )
     refreshed = client.get(find_url, {"q": "ybarra"}, **HTMX).content.decode()
     assert "Ronda 3" in refreshed and "Mesa 1" in refreshed  # the live partial shows the new round
-    services.update_tournament(
-        acting_user=director, tournament=t, status=Tournament.Status.FINISHED
+    services.update_tournament(  # round 3 is left open: the director said to finish anyway
+        acting_user=director, tournament=t, status=Tournament.Status.FINISHED, open_rounds_ok=True
     )
     for url in (reverse("public:tournament", args=[t.slug]), standings_url, find_url):
         body = client.get(url).content.decode()
@@ -441,5 +443,5 @@ def test_the_score_sheet_names_each_sides_partners_with_one_separator(client, di
     )
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.RUNNING)
     body = client.get(reverse("public:round_print", args=[t.slug, 1])).content.decode()
-    assert "<th>Lado A: Íñigo Alcázar · Berta Lunares</th>" in body
-    assert "<th>Lado B: Ciro Montes · Dalia Peñas</th>" in body
+    assert "<th>Lado A: Íñigo Alcázar &amp; Berta Lunares</th>" in body
+    assert "<th>Lado B: Ciro Montes &amp; Dalia Peñas</th>" in body

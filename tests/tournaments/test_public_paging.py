@@ -20,7 +20,7 @@ from tournaments.views import public
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-LIST_ROW = re.compile(r'<th scope="row" class="name"><a href="/torneos/[^/]+/">([^<]+)</a></th>')
+LIST_ROW = re.compile(r'<th scope="row" class="name"><a href="/torneos/[^/]+/">([^<]+)</a>')
 YEAR_LINK = re.compile(r'<a href="\?year=(\d+)"( aria-current="page")?>')
 CARD = re.compile(r'<li class="card">\s*<a href="/torneos/[^/]+/"><strong>([^<]+)</strong>')
 

@@ -34,10 +34,10 @@ from tournaments.views.manage import access
 
 REPEATED = "Ya se había guardado: el formulario llegó dos veces y se guardó una sola vez."
 OTHER_DATA = (
-    "Ese formulario ya se había enviado y no se ha vuelto a guardar. Si quiere añadir otro, "
-    "rellene el formulario de nuevo."
+    "Ese formulario ya se había enviado y no se ha vuelto a guardar. Si quieres añadir otro, "
+    "rellena el formulario de nuevo."
 )
-STILL_SAVING = "Ese formulario todavía se está guardando: compruebe en unos segundos que aparece."
+STILL_SAVING = "Ese formulario todavía se está guardando: comprueba en unos segundos que aparece."
 HTMX = {"HTTP_HX_REQUEST": "true"}
 TOKEN = re.compile(r'name="form_token" value="([0-9a-f]{32})"')
 

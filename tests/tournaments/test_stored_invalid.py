@@ -18,6 +18,7 @@ PAGES = (
     ("public:round", True),
     ("public:standings", False),
     ("public:standings_csv", False),
+    ("public:standings_xlsx", False),
     ("public:find_table", False),
     ("manage:tournament", False),
     ("manage:round", True),

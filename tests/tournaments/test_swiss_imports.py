@@ -401,6 +401,7 @@ def test_import_match_results_command_prints_the_counts(tmp_path):
     assert out == (
         "creados: 2, cambiados: 0, sin cambios: 0\n"
         "descansos: 1, retirados: 1, jugadores nuevos: 5, inscripciones nuevas: 5\n"
+        f"jugadores creados: {ANA}, {BETO}, {CIRO}, {DORA}, {EVA}\n"
     )
     out, _err = run("import_match_results", t.slug, path)
     assert out == (
@@ -452,10 +453,10 @@ def test_export_standings_writes_the_exact_swiss_csv():
     #   Eva  vs Ana:        1;                        0.8
     # Order: Ana 6, Ciro 4, then Eva and Dora on 3 split by OMW (1 > 2/3), Beto 1.
 
-    out, _err = run("export_standings", t.slug)
+    out, _err = run("export_standings", t.slug, "--full-precision")
 
     assert out == (
-        "position,entry,match_points,wins,losses,draws,byes,omw,gwp,ogw\n"
+        "\ufeffposition,entry,match_points,wins,losses,draws,byes,omw,gwp,ogw\n"
         f"1,{ANA},6,2,0,0,0,0.415000,0.800000,0.465000\n"
         f"2,{CIRO},4,1,0,1,0,0.415000,0.555556,0.465000\n"
         f"3,{EVA},3,1,1,0,1,1.000000,0.600000,0.800000\n"
@@ -479,7 +480,7 @@ def test_swiss_csv_shares_the_position_of_a_tie():
     # Ana and Ciro: 2–0 each over Beto and Dora (MWP 0 → 0.33, GWP 0 → 0.33): identical, so
     # they share 1st; Beto and Dora lost to the same two (MWP 1, GWP 1): they share 3rd.
 
-    assert standings_csv(t) == (
+    assert standings_csv(t, full_precision=True) == (
         "position,entry,match_points,wins,losses,draws,byes,omw,gwp,ogw\n"
         f"1,{ANA},6,2,0,0,0,0.330000,1.000000,0.330000\n"
         f"1,{CIRO},6,2,0,0,0,0.330000,1.000000,0.330000\n"
@@ -495,8 +496,8 @@ def test_public_csv_link_downloads_the_swiss_standings(client):
     response = client.get(reverse("public:standings_csv", args=[t.slug]))
 
     assert response.status_code == 200
-    assert response.content.decode() == standings_csv(t)
-    assert response.content.decode().splitlines()[0] == (
+    assert response.content.decode() == "\ufeff" + standings_csv(t)
+    assert response.content.decode("utf-8-sig").splitlines()[0] == (
         "position,entry,match_points,wins,losses,draws,byes,omw,gwp,ogw"
     )
 

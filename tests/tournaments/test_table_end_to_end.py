@@ -103,7 +103,8 @@ def test_director_seats_seven_players_and_enters_vp_with_a_refusal(director_clie
     client.logout()
     page = client.get(reverse("public:standings", args=[t.slug])).content.decode()
     names = [
-        html.unescape(n) for n in re.findall(r'<th scope="row" class="name">([^<]+)</th>', page)
+        html.unescape(n)
+        for n in re.findall(r'<th scope="row" class="name">([^<]+?)(?: <span|</th>)', page)
     ]
     top = [seats4[0].entry.name, seats3[0].entry.name]
     # 5 points (10 VP of 30 → 33.33 %) first, then 4 points (10 VP; 10+7+6+neutral 8 = 31 → 32.26 %).

@@ -396,7 +396,7 @@ def test_file_with_bad_lines_is_refused_listing_every_one_and_storing_nothing(di
             "por jugador."
         )
     )
-    assert messages[5] == "Los puntos de victoria no pueden ser negativos: el puesto 2 tiene -3."
+    assert messages[5] == "Los puntos de victoria no pueden ser negativos: el asiento 2 tiene -3."
     assert messages[8] == (
         "ended_by_time dice «sí», pero la línea 7 de la misma mesa 3 (ronda 1) dice «no»: "
         "todas las líneas de una mesa deben coincidir."
@@ -508,7 +508,8 @@ def test_import_table_results_command_prints_the_counts(tmp_path):
     out, err = run("import_table_results", t.slug, path)
 
     assert (out, err) == (
-        "creados: 4, cambiados: 0, sin cambios: 0\njugadores nuevos: 7, inscripciones nuevas: 7\n",
+        "creados: 4, cambiados: 0, sin cambios: 0\njugadores nuevos: 7, inscripciones nuevas: 7\n"
+        f"jugadores creados: {ANA}, {BETO}, {CIRO}, {DORA}, {EVA}, {FABIAN}, {GEMA}\n",
         "",
     )
     out, _err = run("import_table_results", t.slug, path)
@@ -545,7 +546,7 @@ def test_export_standings_writes_the_exact_table_csv(tmp_path):
 
     # Figures as computed by hand in the two-round import test above.
     assert out == (
-        "position,player,games,points,vp,pct_sum\n"
+        "\ufeffposition,player,games,points,vp,pct_sum\n"
         f"1,{ANA},2,9,19,64.36\n"
         f"2,{EVA},2,8,18,59.85\n"
         f"3,{BETO},2,7,18,53.70\n"
@@ -582,7 +583,7 @@ def test_table_csv_shares_the_position_of_a_tie(client):
     assert standings_csv(t) == expected
     response = client.get(reverse("public:standings_csv", args=[t.slug]))
     assert response.status_code == 200
-    assert response.content.decode() == expected
+    assert response.content.decode() == "\ufeff" + expected
 
 
 # --- upload form -------------------------------------------------------------------------------
@@ -692,10 +693,11 @@ def test_csv_exports_escape_formula_names_but_keep_negative_numbers(
         "2,'-Raro,1,0,0,95,100,0,-5,0\n"
     )
     assert list(csv.reader(io.StringIO(standings)))[2][-2] == "-5"
-    assert client.get(reverse("public:standings_csv", args=[t.slug])).content.decode() == standings
+    download = client.get(reverse("public:standings_csv", args=[t.slug])).content.decode()
+    assert download == "\ufeff" + standings
 
-    out, _err = run("export_ranking", "--year", "2026")
-    rows = list(csv.reader(io.StringIO(out)))
+    out, _err = run("export_ranking", "--year", "2026", "--full-precision")
+    rows = list(csv.reader(io.StringIO(out.removeprefix("\ufeff"))))
     # Both start at 1500 (SE 0.5); S = 0.55 + 0.45 × 5/100 = 0.5725, K 32: ±2.32.
     assert [row[:2] + row[3:4] for row in rows[1:]] == [
         ["1", "'" + HYPER, "1"],
@@ -703,10 +705,11 @@ def test_csv_exports_escape_formula_names_but_keep_negative_numbers(
     ]
     assert abs(float(rows[1][4]) - 2.32) < 1e-9 and abs(float(rows[2][4]) + 2.32) < 1e-9
     assert rows[2][4].startswith("-2.3")  # a number, not escaped
-    assert client.get(reverse("rankings:ranking_csv", args=[2026])).content.decode() == out
+    exact = reverse("rankings:ranking_csv", args=[2026]) + "?precision=full"
+    assert client.get(exact).content.decode() == out
 
     out, _err = run("export_ledger", "--year", "2026")
-    ledger = list(csv.reader(io.StringIO(out)))
+    ledger = list(csv.reader(io.StringIO(out.removeprefix("\ufeff"))))
     assert {(row[1], row[4]) for row in ledger[1:]} == {
         ("'-Copa", "'" + HYPER),
         ("'-Copa", "'-Raro"),

@@ -432,8 +432,8 @@ def test_pairings_saved_from_a_form_opened_before_someone_else_paired_are_refuse
     assert response.redirect_chain[-1][0] == url
     shown = [m.message for m in response.context["messages"]]
     assert shown == [
-        "Otro director cambió los emparejamientos de la ronda 1 mientras usted los editaba: no "
-        "se guardó nada. Vuelva a abrir la ronda, revise sus mesas y guarde de nuevo."
+        "Otro director cambió los emparejamientos de la ronda 1 mientras los editabas: no "
+        "se guardó nada. Vuelve a abrir la ronda, revisa sus mesas y guarda de nuevo."
     ]
     table1 = Table.with_results().get(round__tournament=t, number=1)
     assert table1.side_name("B") == e[1].name  # the other director's tables stand

@@ -833,7 +833,7 @@ def test_director_page_says_who_waits_for_a_seat_in_a_table_game(director, direc
     assert f"{e[0].name} se retira sin haber jugado ninguna ronda." in page
     assert (
         f"Ronda 1: se quitó la mesa 1; {e[1].name}, {e[2].name} quedan sin mesa ni descanso. "
-        "Vuelva a emparejar la ronda 1 para sentarlos." in page
+        "Vuelve a emparejar la ronda 1 para sentarlos." in page
     )
     assert layout(t, 1, e) == {2: ((3, 4, 5), ())}
 

@@ -12,7 +12,9 @@ through ``base.HistoryAdmin``), by model group:
 - ``results``: the results of every scoring system, one admin per storage model of the
   registry (``services.record_result`` / ``delete_result``);
 - ``castigos``: castigos (``services.add_castigo`` / ``remove_castigo``) and sorteos;
-- ``accounts``: Django's user and group admins, with the one-time form token.
+- ``accounts``: Django's user and group admins, with the one-time form token;
+- ``other_apps``: django-axes (logins, lockouts) and django-tasks-db (background tasks) in the
+  site's words.
 
 Corrections behave like the directors' pages (DESIGN.md, "Writes"): the services check them
 before anything is stored (a refusal is a form error with the service's message), store them
@@ -20,6 +22,24 @@ with history and bump table versions; the ranking ledger replays through the mod
 ``rankings.signals``. Unlike the directors' pages, the admin corrects closed rounds too.
 """
 
-from tournaments.admin import accounts, base, castigos, players, results, rounds, tournaments
+from tournaments.admin import (
+    accounts,
+    base,
+    castigos,
+    other_apps,
+    players,
+    results,
+    rounds,
+    tournaments,
+)
 
-__all__ = ["accounts", "base", "castigos", "players", "results", "rounds", "tournaments"]
+__all__ = [
+    "accounts",
+    "base",
+    "castigos",
+    "other_apps",
+    "players",
+    "results",
+    "rounds",
+    "tournaments",
+]

@@ -23,9 +23,11 @@ from django.core.exceptions import ValidationError
 from django.db import router, transaction
 from django.http import Http404, HttpResponseRedirect
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.template_utils import HistoricalRecordContextHelper
 
 from tournaments import services, systems
 from tournaments.errors import DomainError
@@ -46,11 +48,18 @@ def message(code: str, **params) -> str:
 
 
 def table_label(table: Table) -> str:
-    """ "Copa · ronda 2 · mesa 3": a table named by its tournament, round and number."""
-    rnd = table.round
-    return gettext("{tournament} · ronda {round} · mesa {table}").format(
-        tournament=rnd.tournament.name, round=rnd.number, table=table.number
-    )
+    """ "Copa · ronda 2 · mesa 3": a table named by its tournament, round and number
+    (``str(table)``)."""
+    return str(table)
+
+
+def moment_text(value) -> str:
+    """A stored date and time as the admin shows dates (the active language's format, the
+    club's time zone); "—" when empty. For read-only values of the change pages, which Django
+    would print raw ("2026-12-01 11:21:59.708263+00:00")."""
+    if value is None:
+        return "—"
+    return formats.localize(timezone.localtime(value))
 
 
 def entry_label(entry: Entry) -> str:
@@ -111,6 +120,34 @@ class TitledBooleanFilter(admin.BooleanFieldListFilter):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.title = self.filter_title
+
+
+class TitledDateFilter(admin.DateFieldListFilter):
+    filter_title = ""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = self.filter_title
+
+
+class TitledValuesFilter(admin.AllValuesFieldListFilter):
+    filter_title = ""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = self.filter_title
+
+
+def column(name: str, label, *, ordering: str | None = None, boolean: bool = False):
+    """A list column showing the model field ``name`` under the heading ``label`` (for models
+    whose fields have no label in the site's words: the ranking's rows, other apps' models),
+    sorted by that field (or ``ordering``); ``boolean``: shown as the admin's yes/no icon."""
+
+    def value(obj):
+        return getattr(obj, name)
+
+    value.__name__ = name
+    return admin.display(description=label, ordering=ordering or name, boolean=boolean)(value)
 
 
 # --- writing through the services --------------------------------------------------------------
@@ -254,11 +291,42 @@ class SubmittedOnceAdmin:
         return super().response_change(request, obj)
 
 
+class ReadableChanges(HistoricalRecordContextHelper):
+    """The "what changed" column of a history page in words: a choice by its label
+    ("Inscripción", not "registration"), a yes/no field as "sí"/"no", an empty value as "—"
+    (django-simple-history shows the stored values: "registration", "False", "None")."""
+
+    def prepare_delta_change_value(self, change, value):
+        field = self.model._meta.get_field(change.field)
+        if value is None or value == "":
+            return "—"
+        if isinstance(value, bool):
+            return gettext("sí") if value else gettext("no")
+        choices = dict(getattr(field, "flatchoices", None) or ())
+        if choices and isinstance(value, (str, int)) and value in choices:
+            return choices[value]
+        return super().prepare_delta_change_value(change, value)
+
+
 class HistoryAdmin(SubmittedOnceAdmin, SimpleHistoryAdmin):
     """Base admin: change history, the acting user handed to the forms (``ServiceForm``), and
-    a way to refuse a write that a service turned down after the form passed (``refuse``)."""
+    a way to refuse a write that a service turned down after the form passed (``refuse``).
+
+    The history pages are in the site's words: the titles here, the templates in
+    ``templates/simple_history/`` and the changed values by ``ReadableChanges``."""
 
     list_per_page = 50
+
+    def get_historical_record_context_helper(self, request, historical_record):
+        return ReadableChanges(self.model, historical_record)
+
+    def history_view_title(self, request, obj):
+        return gettext("Historial de cambios: {obj}").format(obj=obj)
+
+    def history_form_view_title(self, request, obj):
+        if self.revert_disabled(request, obj):
+            return gettext("Versión guardada: {obj}").format(obj=obj)
+        return gettext("Restaurar una versión: {obj}").format(obj=obj)
 
     def _check_id(self, object_id, version_id=None) -> None:
         """A mistyped id in a history URL ("/history/abc/") is a 404, as Django's own change

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import services
-from tournaments.admin.base import HistoryAdmin, ServiceForm, message
+from tournaments.admin.base import HistoryAdmin, ServiceForm, message, moment_text
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import Entry, Player
 
@@ -87,7 +87,7 @@ class PlayerAdmin(HistoryAdmin):
 
     @admin.display(description=_("alta"), ordering="created_at")
     def created_at_display(self, obj):
-        return obj.created_at
+        return moment_text(obj.created_at)
 
     def save_model(self, request, obj, form, change):
         try:

@@ -25,7 +25,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import widgets
-from django.contrib.admin.utils import unquote
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models, transaction
 from django.db.models import Prefetch
@@ -136,7 +135,7 @@ class ResultForm(ServiceForm, forms.ModelForm):
                 self.fields["played_at"].initial = stored
             except OverflowError:  # a time at the edge of the calendar, stored by hand
                 self.fields["played_at"].help_text = gettext(
-                    "La hora guardada ({time}) no es válida: escriba la correcta."
+                    "La hora guardada ({time}) no es válida: escribe la correcta."
                 ).format(time=timing.format_moment(stored))
         self._boxes_shown = True
         if self.is_bound and not self.inline and not self.instance.pk and table is not None:
@@ -324,12 +323,6 @@ class ResultAdmin(HistoryAdmin):
         form = self._get_form_for_get_fields(request, obj)
         lead = "table_title" if obj is not None else "table"
         return [lead, *(name for name in form.base_fields if name != "table")]
-
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        obj = self.get_object(request, unquote(object_id))
-        if obj is not None:
-            extra_context = {"subtitle": table_label(obj.table), **(extra_context or {})}
-        return super().change_view(request, object_id, form_url, extra_context)
 
     # --- writes: the services
 

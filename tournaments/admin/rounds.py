@@ -34,6 +34,7 @@ from tournaments.admin.base import (
 )
 from tournaments.errors import DomainError
 from tournaments.models import Bye, Entry, Round, Seat, Table
+from tournaments.systems.base import versus
 
 # --- rounds ------------------------------------------------------------------------------------
 
@@ -60,7 +61,7 @@ class TableInline(admin.TabularInline):
             has_sides = True
         if not has_sides:
             return ", ".join(seat.entry.name for seat in obj.seats.all())
-        return f"{obj.side_name('A')}  —  {obj.side_name('B')}"
+        return versus([obj.side_name("A")], [obj.side_name("B")])
 
     @admin.display(description=_("resultado"))
     def score(self, obj):
@@ -137,7 +138,7 @@ class SeatAdminForm(forms.ModelForm):
             "table": _("Mesa"),
             "entry": pgettext_lazy("competidor inscrito", "Inscripción"),
             "side": _("Lado"),
-            "position": _("Puesto"),
+            "position": _("Número de asiento"),
         }
 
     def __init__(self, *args, **kwargs):

@@ -31,35 +31,14 @@ from tournaments.models import TOURNAMENT_SETTINGS, Entry, Round, Table, Tournam
 class TournamentAdminForm(ServiceForm, forms.ModelForm):
     """A tournament's settings and directors, checked by the services before anything is saved
     (``clean`` asks ``create_tournament`` / ``update_tournament`` and
-    ``set_tournament_directors``)."""
+    ``set_tournament_directors``); each refusal beside its field (``services.ERROR_FIELDS``).
 
-    error_fields: ClassVar[dict[str, str]] = {
-        "name_required": "name",
-        "name_too_long": "name",
-        "name_control_chars": "name",
-        "date_out_of_range": "date",
-        "end_date_before_date": "end_date",
-        "tournament_too_long": "end_date",
-        "games_outside_dates": "end_date",
-        "games_would_leave_dates": "date",
-        "invalid_target": "target",
-        "target_locked": "target",
-        "invalid_system": "system",
-        "invalid_mode": "mode",
-        "mode_locked": "mode",
-        "mode_not_for_system": "mode",
-        "invalid_bye_rule": "bye_rule",
-        "invalid_status": "status",
-        "invalid_best_of": "best_of",
-        "invalid_rounds": "rounds_planned",
-        "rounds_below_played": "rounds_planned",
-        "invalid_time_limit": "time_limit",
-        "time_limit_locked": "time_limit",
-        "invalid_forfeit_score": "forfeit_winner_tantos",
-        "forfeit_score_locked": "forfeit_winner_tantos",
-        "director_not_staff": "directors",
-        "director_self_removal": "directors",
-    }
+    Finishing a tournament (status "Terminado") while a round is still open is refused here,
+    beside the status ("open_rounds", listing the open rounds): the admin does not ask, as the
+    directors' settings page does; close those rounds first (the tournament's rounds below,
+    or the round's own page), then save the status."""
+
+    error_fields: ClassVar[dict[str, str]] = services.ERROR_FIELDS
 
     class Meta:
         model = Tournament
@@ -130,7 +109,6 @@ class TournamentAdmin(HistoryAdmin):
     list_filter = ("status", "system", "mode", "target", "rated", "date")
     search_fields = ("name", "slug", "venue")
     prepopulated_fields: ClassVar[dict] = {"slug": ("name",)}
-    date_hierarchy = "date"
     filter_horizontal = ("directors",)
     inlines = (RoundInline,)
     fieldsets = (

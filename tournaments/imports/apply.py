@@ -23,7 +23,7 @@ from django.db import transaction
 from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.imports.plan import FLIP, NEW, RESEAT, Plan, PlannedTable
-from tournaments.imports.reading import Errors, decode, read_rows
+from tournaments.imports.reading import Errors, open_file, read_rows
 from tournaments.models import Seat, Table, Tournament
 
 
@@ -40,7 +40,9 @@ def run(
 ) -> services.ImportReport:
     """One results import of ``system``'s format: all or nothing.
 
-    Decodes ``data`` and reads its rows under ``header`` (file-level refusals first), then in
+    Reads ``data`` (``reading.open_file``: CSV in UTF-8, UTF-16 or Windows-1252, or an .xlsx
+    workbook; ``report.notes`` says how when it was not UTF-8) and its rows under ``header``
+    (file-level refusals first: the header alone is "no_rows"), then in
     one transaction locks the tournament (one import of a tournament at a time), plans
     (``make_plan(t, rows)``) and applies the plan into ``report``; the ranking's replay is asked
     for once, for every table the file touched (``rankings.signals.batched``). Raises ``ImportRefused``
@@ -48,7 +50,9 @@ def run(
     """
     from rankings.signals import batched  # one ranking replay request for the whole file
 
-    rows = read_rows(decode(data), header)
+    source = open_file(data)
+    rows = read_rows(source.text, header)
+    report.notes.extend(source.notes)
     with transaction.atomic(), batched():
         t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if systems.of(t) is not system:
@@ -102,8 +106,8 @@ def _register(acting_user, t: Tournament, plan: Plan, report, errors: Errors) ->
 
     A name that only differs from a player's in case, accents or spacing was taken as that
     player when reading (``reading.Directory``; never a new player): ``report.warnings`` says
-    so, one sentence per spelling, with the line naming it first. A refusal goes on every line
-    naming the player (or entry)."""
+    so, one sentence per spelling, with the line naming it first; ``report.new_players`` names
+    the players created. A refusal goes on every line naming the player (or entry)."""
     who = plan.who
     report.warnings.extend(match.warning() for match in who.loose)
     for p in who.new_players:
@@ -113,6 +117,7 @@ def _register(acting_user, t: Tournament, plan: Plan, report, errors: Errors) ->
             errors.add_all(p.lines, exc)
             continue
         report.players_created += 1
+        report.new_players.append(p.player.full_name)
     for e in who.new_entries:
         if any(p.player is None for p in e.players):
             continue  # its lines are refused already

@@ -24,9 +24,9 @@ from tournaments.imports.reading import (
     MAX_ROUND,
     Errors,
     choose_player,
-    decode,
     field_count,
     loose_warning,
+    open_file,
     player_candidates,
     positive,
     read_rows,
@@ -43,9 +43,17 @@ def _whole(value: str) -> int | None:
 
 
 def import_castigos(
-    *, acting_user, tournament: Tournament, data: bytes | str, warnings: list[str] | None = None
+    *,
+    acting_user,
+    tournament: Tournament,
+    data: bytes | str,
+    warnings: list[str] | None = None,
+    notes: list[str] | None = None,
 ) -> int:
-    """Import castigos from a CSV file (bytes or text); all or nothing.
+    """Import castigos from a CSV file (bytes or text) or an .xlsx workbook, read as the
+    results files are (``reading.open_file``, ``read_rows``: commas, semicolons or tabs; UTF-8,
+    UTF-16 or Windows-1252; how it was read, when not UTF-8, is appended to ``notes`` if
+    given); all or nothing.
 
     ``round`` may be empty (the castigo belongs to no round) or name an existing, open round;
     ``player`` names a player entered in the tournament (``reading.choose_player`` with
@@ -58,12 +66,16 @@ def import_castigos(
     recorded. Returns the number of castigos created.
 
     Raises DomainError "castigos_not_applicable" (a system without castigos) or
-    ``ImportRefused`` (file-level codes as the results imports; per line "field_count",
+    ``ImportRefused`` (file-level codes as the results imports, "no_castigo_rows" for a file
+    with the header alone; per line "field_count",
     "bad_round", "round_missing", "round_closed", "player_unknown", "player_not_entered",
     "ambiguous_player", "ambiguous_player_similar", "castigo_tantos", "name_required" ...).
     Nothing is stored on error.
     """
-    rows = read_rows(decode(data), CASTIGOS_HEADER)
+    source = open_file(data)
+    if notes is not None:
+        notes.extend(source.notes)
+    rows = read_rows(source.text, CASTIGOS_HEADER, empty="no_castigo_rows")
     with transaction.atomic():
         t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         system = systems.of(t)

@@ -1,11 +1,18 @@
-"""Reading a CSV import: the file's text, its rows, the values in its cells and who is who.
+"""Reading an import file: the file's text, its rows, the values in its cells and who is who.
 
 Nothing here knows a scoring system or writes anything: the format modules (``domino``,
 ``swiss``, ``generic``, ``castigos``) read with these pieces and plan; ``apply`` writes the
 plan through the services.
 
-- ``decode`` and ``read_rows``: UTF-8 (a BOM is accepted), at most ``MAX_LINES`` lines, the
-  header exactly as the format says; line numbers count the header as line 1.
+- ``open_file`` (``decode``: its text alone) and ``read_rows``: spreadsheets as people have
+  them. A CSV file in UTF-8 (with or without a BOM), UTF-16 with a BOM (a spreadsheet's
+  "Unicode text"), else Windows-1252 (cp1252: what a spreadsheet in a Spanish or English
+  locale saves when not asked for UTF-8), with its columns separated by commas, semicolons or
+  tabs (``read_rows`` tells which from the header line, which each format knows); or an
+  .xlsx workbook (its first worksheet, the same columns). ``FileText.notes`` says how the
+  file was read when it was not UTF-8 text. At most ``MAX_LINES`` lines, the header exactly
+  as the format says (case aside), at least one row after it; line numbers count the header
+  as line 1 (in a workbook, line = row).
 - ``LineError``, ``ImportRefused`` and ``Errors`` (the refused lines, the first problem of
   each): an import is all or nothing, and a refusal lists every bad line.
 - the cell parsers: ``positive`` (round and table numbers), ``yes_no``, ``played_at``,
@@ -49,6 +56,7 @@ __all__ = [
     "Directory",
     "EntryRef",
     "Errors",
+    "FileText",
     "ImportRefused",
     "LineError",
     "LooseMatch",
@@ -59,6 +67,7 @@ __all__ = [
     "file_error",
     "line_error",
     "names",
+    "open_file",
     "played_at",
     "player_candidates",
     "positive",
@@ -86,7 +95,9 @@ class ImportRefused(DomainError):
     ``[(line_number, code), ...]`` in the same order; ``line_errors``: the ``LineError`` tuples.
     ``code`` is "import_invalid" when lines are wrong (its ``message`` then ends with the first
     bad line, so that a refusal shown in one sentence still says what is wrong), or the
-    file-level reason: "bad_encoding", "bad_header", "file_too_large".
+    file-level reason: "bad_encoding", "bad_xlsx", "xls_file", "bad_header",
+    "file_too_large", "no_rows" (a header and nothing else). ``listed``: the lines to list
+    under the refusal's sentence.
     """
 
     code = "import_invalid"
@@ -98,6 +109,13 @@ class ImportRefused(DomainError):
         if code is None:
             params = {"count": len(self.line_errors)}
         super().__init__(code, **params)
+
+    @property
+    def listed(self) -> list[tuple[int, str]]:
+        """``errors`` to list under ``summary``: every refused line when lines are wrong; none
+        for a refusal of the whole file, whose one sentence says it all (listing it as well
+        would show it twice)."""
+        return self.errors if self.code == "import_invalid" else []
 
     @property
     def summary(self) -> str:
@@ -160,35 +178,181 @@ class Errors:
 # --- the file ----------------------------------------------------------------------------------
 
 
-def decode(data: bytes | str) -> str:
-    """The file as text: UTF-8 with or without BOM; anything else raises "bad_encoding"."""
+#: The first bytes of a zip archive (an .xlsx workbook is one) and of an old binary .xls.
+ZIP_MAGIC = b"PK\x03\x04"
+XLS_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: The column separators ``read_rows`` recognises, in order of preference.
+DELIMITERS = (",", ";", "\t")
+
+
+class FileText(NamedTuple):
+    """An import file as text (``open_file``): ``text`` (CSV, any of ``DELIMITERS``) and
+    ``encoding``: "utf-8" (with or without a BOM), "utf-16", "cp1252", "xlsx" (the first
+    worksheet of a workbook, turned into comma-separated text: one line per row) or "text"
+    (given as text already)."""
+
+    text: str
+    encoding: str
+    sheet: str = ""
+
+    @property
+    def notes(self) -> list[str]:
+        """How the file was read, for the import's report, when it was not UTF-8 text: one
+        sentence, or none."""
+        if self.encoding == "cp1252":
+            return [gettext("Leído como Windows-1252 (no era UTF-8).")]
+        if self.encoding == "utf-16":
+            return [gettext("Leído como UTF-16.")]
+        if self.encoding == "xlsx":
+            return [
+                gettext("Leída la primera hoja del archivo .xlsx: «{sheet}».").format(
+                    sheet=self.sheet
+                )
+            ]
+        return []
+
+
+def open_file(data: bytes | str) -> FileText:
+    """The import file ``data`` (bytes as uploaded or read, or text) as text.
+
+    Bytes are read as: an .xlsx workbook when they start as a zip archive (``ZIP_MAGIC``);
+    UTF-8 after a UTF-8 BOM; UTF-16 after a UTF-16 BOM; else UTF-8, or, when they are not
+    UTF-8, Windows-1252. Raises ImportRefused "bad_encoding" (a byte that none of these
+    encodings reads, or NUL characters: UTF-16 without a BOM; the line of the first one),
+    "xls_file" (an old binary .xls), "bad_xlsx" (a zip that is no readable workbook),
+    "file_too_large" (a worksheet of more than ``MAX_LINES`` rows)."""
     if isinstance(data, str):
-        text = data
+        text, encoding = data.removeprefix("\ufeff"), "text"
     else:
-        raw = bytes(data).removeprefix(b"\xef\xbb\xbf")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise file_error(line, "bad_encoding", line=line) from None
-    text = text.removeprefix("\ufeff")
+        raw = bytes(data)
+        if raw.startswith(ZIP_MAGIC):
+            return _xlsx(raw)
+        if raw.startswith(XLS_MAGIC):
+            raise file_error(1, "xls_file")
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            text, encoding = _decoded(raw, "utf-16"), "utf-16"
+        elif raw.startswith(b"\xef\xbb\xbf"):
+            text, encoding = _decoded(raw[3:], "utf-8"), "utf-8"
+        else:
+            try:
+                text, encoding = raw.decode("utf-8"), "utf-8"
+            except UnicodeDecodeError:
+                text, encoding = _decoded(raw, "cp1252"), "cp1252"
+        text = text.removeprefix("\ufeff")
     if "\x00" in text:  # UTF-16 without BOM decodes as UTF-8 full of NULs
         line = text[: text.index("\x00")].count("\n") + 1
         raise file_error(line, "bad_encoding", line=line)
-    return text
+    return FileText(text, encoding)
 
 
-def read_rows(text: str, header: tuple[str, ...]) -> list[tuple[int, list[str]]]:
+def decode(data: bytes | str) -> str:
+    """The import file as text (``open_file(data).text``)."""
+    return open_file(data).text
+
+
+def _decoded(raw: bytes, encoding: str) -> str:
+    """``raw`` in ``encoding``; ImportRefused "bad_encoding" at the line of the first byte it
+    cannot read."""
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        if encoding == "utf-16":
+            before = before.decode("utf-16", errors="replace")
+            line = before.count("\n") + 1
+        else:
+            line = before.count(b"\n") + 1
+        raise file_error(line, "bad_encoding", line=line) from None
+
+
+def _xlsx(raw: bytes) -> FileText:
+    """The first worksheet of workbook ``raw`` as comma-separated text, one line per row
+    (so that line numbers are row numbers): each cell as text (``_cell_text``), each line as
+    wide as the header row (the first) or its last filled cell."""
+    import openpyxl  # only when a workbook comes
+
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+    except Exception:  # a zip that is no workbook (an .ods, a damaged file ...)
+        raise file_error(1, "bad_xlsx") from None
+    try:
+        if not book.worksheets:
+            raise file_error(1, "bad_xlsx")
+        sheet = book.worksheets[0]
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        width = 0
+        for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+            if number > MAX_LINES:
+                raise file_error(MAX_LINES + 1, "file_too_large", max=MAX_LINES)
+            cells = [_cell_text(v) for v in row]
+            while cells and cells[-1] == "":
+                cells.pop()
+            if number == 1:
+                width = len(cells)
+            writer.writerow(cells + [""] * (width - len(cells)) if cells else [])
+        return FileText(out.getvalue(), "xlsx", sheet.title)
+    except ImportRefused:
+        raise
+    except Exception:  # a workbook openpyxl cannot read through
+        raise file_error(1, "bad_xlsx") from None
+    finally:
+        book.close()
+
+
+def _cell_text(value) -> str:
+    """A workbook cell as a CSV file would have it: "" for an empty cell, whole numbers
+    without ".0" (100.0 → "100"), dates and times in ISO (2026-03-07, 2026-03-07 18:45; a
+    date-time at midnight is its date), TRUE/FALSE as "yes"/"no", text as typed with any line
+    break made a space (one row, one line)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time(0, 0):
+            return value.date().isoformat()
+        spec = "minutes" if not (value.second or value.microsecond) else "seconds"
+        return value.isoformat(sep=" ", timespec=spec)
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return _NEWLINE.sub(" ", str(value))
+
+
+def _delimiter(text: str, header: tuple[str, ...]) -> str:
+    """The column separator of ``text``: the one of ``DELIMITERS`` that splits its first line
+    into exactly ``header`` (case and spaces aside); when none does (a wrong header), the one
+    the first line has most of (a comma on a tie)."""
+    first = _NEWLINE.split(text, maxsplit=1)[0]
+    for delimiter in DELIMITERS:
+        try:
+            fields = next(csv.reader([first], delimiter=delimiter), [])
+        except csv.Error:
+            continue
+        if [f.strip().lower() for f in fields] == list(header):
+            return delimiter
+    return max(DELIMITERS, key=first.count)
+
+
+def read_rows(
+    text: str, header: tuple[str, ...], *, empty: str = "no_rows"
+) -> list[tuple[int, list[str]]]:
     """``[(line_number, stripped fields), ...]`` after the header; blank lines are skipped.
+    The columns are separated by commas, semicolons or tabs (``_delimiter``: the header line
+    tells which), the same in every line.
 
     Raises ImportRefused "file_too_large" (over ``MAX_LINES`` lines, header included),
-    "bad_header" (the first line is not exactly ``header``, case aside), or "import_invalid"
-    for a line that is not CSV ("csv_syntax").
+    "bad_header" (the first line is not exactly ``header``, case aside), ``empty`` (the
+    header and no row after it: "no_rows", or the code the caller names for its file), or
+    "import_invalid" for a line that is not CSV ("csv_syntax").
     """
     lines = len(_NEWLINE.findall(text)) + (0 if not text or text[-1] in "\r\n" else 1)
     if lines > MAX_LINES:
         raise file_error(MAX_LINES + 1, "file_too_large", max=MAX_LINES)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    delimiter = _delimiter(text, header)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: list[tuple[int, list[str]]] = []
     start = 1
     try:
@@ -207,6 +371,8 @@ def read_rows(text: str, header: tuple[str, ...]) -> list[tuple[int, list[str]]]
         raise ImportRefused([line_error(start, "csv_syntax", detail=str(exc))]) from None
     if start == 1:  # empty file
         raise file_error(1, "bad_header", expected=",".join(header), found="")
+    if not rows:
+        raise file_error(2, empty)
     return rows
 
 

@@ -10,8 +10,9 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
   ``parse_int``, ``check_writable``, ``bump_version``, ``ImportReport``) and the one lock
   order: ``lock_tournament`` → ``lock_round`` → ``lock_table`` (``lock_entry``);
 - ``players``: register, change, (de)activate and delete players; ``similar_players``;
-- ``tournaments``: create and change tournaments and their directors; register, remove, drop
-  and undrop entries;
+- ``tournaments``: create and change tournaments and their directors (``settings_problems``:
+  every refusal of a settings form at once; finishing with open rounds asks first); register,
+  remove, drop and undrop entries;
 - ``rounds``: pairings, seating, the todos-con-todos schedule, closing and reopening rounds;
   one round, table or bye at a time for the imports (``get_or_create_round``, ``seat_table``,
   ``unseat_table``, ``add_bye``), by the same rules;
@@ -62,17 +63,21 @@ from tournaments.services.rounds import (
     unseat_table,
 )
 from tournaments.services.tournaments import (
+    ERROR_FIELDS,
     TOURNAMENT_FIELDS,
     create_tournament,
     drop_entry,
+    open_rounds_refusal,
     register_entry,
     remove_entry,
     set_tournament_directors,
+    settings_problems,
     undrop_entry,
     update_tournament,
 )
 
 __all__ = [
+    "ERROR_FIELDS",
     "MAX_NAME",
     "TOURNAMENT_FIELDS",
     "ImportReport",
@@ -97,6 +102,7 @@ __all__ = [
     "lock_round",
     "lock_table",
     "lock_tournament",
+    "open_rounds_refusal",
     "parse_int",
     "record_result",
     "record_sorteo",
@@ -109,6 +115,7 @@ __all__ = [
     "set_player_active",
     "set_seating",
     "set_tournament_directors",
+    "settings_problems",
     "similar_players",
     "undrop_entry",
     "unseat_table",

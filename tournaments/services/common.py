@@ -187,6 +187,9 @@ class ImportReport:
     ``warnings``: sentences in Spanish for people, e.g. a name of the file taken as a player
     whose name differs from it only in case, accents or spacing ("Línea 3: «jose perez» se
     tomó como «José Pérez» …", ``imports.reading.Directory``); the import still went through.
+    ``new_players``: the full names of the players the import created, in the file's order.
+    ``notes``: how the file was read when it was not UTF-8 text ("Leído como Windows-1252 (no
+    era UTF-8).", ``imports.reading.FileText.notes``).
     """
 
     created: int = 0
@@ -196,3 +199,5 @@ class ImportReport:
     players_created: int = 0
     entries_created: int = 0
     warnings: list[str] = field(default_factory=list)
+    new_players: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)

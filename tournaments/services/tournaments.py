@@ -4,7 +4,7 @@ remove, drop and undrop entries."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from django.db import transaction
 from django.db.models import Max
@@ -50,35 +50,193 @@ def _as_date(value):
     return value
 
 
+#: The field of the tournament form (the directors' settings page, the admin) each refusal of
+#: these services is about: a form shows the message beside it. Codes not listed are about
+#: the tournament as a whole.
+ERROR_FIELDS = {
+    "name_required": "name",
+    "name_too_long": "name",
+    "name_control_chars": "name",
+    "date_out_of_range": "date",
+    "end_date_before_date": "end_date",
+    "tournament_too_long": "end_date",
+    "games_outside_dates": "end_date",
+    "games_would_leave_dates": "date",
+    "invalid_target": "target",
+    "target_locked": "target",
+    "invalid_system": "system",
+    "invalid_mode": "mode",
+    "mode_locked": "mode",
+    "mode_not_for_system": "mode",
+    "invalid_bye_rule": "bye_rule",
+    "invalid_status": "status",
+    "open_rounds": "status",
+    "invalid_best_of": "best_of",
+    "best_of_locked": "best_of",
+    "invalid_rounds": "rounds_planned",
+    "rounds_below_played": "rounds_planned",
+    "invalid_time_limit": "time_limit",
+    "time_limit_locked": "time_limit",
+    "invalid_forfeit_score": "forfeit_winner_tantos",
+    "forfeit_score_locked": "forfeit_winner_tantos",
+    "director_not_staff": "directors",
+    "director_self_removal": "directors",
+}
+
+#: The settings a scoring system's ``check_settings`` reads (the result a forfeit records,
+#: against the target; the games of a match): it is not asked while one of them is refused
+#: (its answer would be about a value that will not be stored).
+_SCORING_SETTINGS = ("system", "target", "best_of", "forfeit_winner_tantos", "forfeit_loser_tantos")
+
+
+def _setting_problems(t: Tournament, skip: Collection[str] = ()) -> list[DomainError]:
+    """Every rule of a tournament's settings broken by ``t``, in the order the services check
+    them, each check on its own: one that reads a setting in ``skip`` (refused already) or
+    refused by an earlier check is left out. ``t`` is normalized in place as it would be
+    stored (name cleaned, ISO dates as dates, a last day equal to the first dropped).
+    Reads nothing from the database."""
+    problems: list[DomainError] = []
+    refused = set(skip)
+
+    def check(reads: tuple[str, ...], rule) -> None:
+        if refused.intersection(reads):
+            return
+        try:
+            rule()
+        except DomainError as exc:
+            problems.append(exc)
+            refused.update(reads)
+
+    def name():
+        t.name = clean_name(t.name, field=gettext_noop("nombre"))
+
+    def one_of(code, value, allowed, **params):
+        def rule():
+            if value not in allowed:
+                raise DomainError(code, **params)
+
+        return rule
+
+    def mode_for_system():
+        system = systems.of(t)
+        if t.mode not in system.modes:
+            modes = ", ".join(
+                str(label) for key, label in Tournament.Mode.choices if key in system.modes
+            )
+            raise DomainError("mode_not_for_system", system=system.label, modes=modes)
+
+    def best_of():
+        if int(t.best_of) not in (1, 3, 5):
+            raise DomainError("invalid_best_of", best_of=t.best_of)
+
+    def rounds():
+        if not 1 <= int(t.rounds_planned) <= 99:
+            raise DomainError("invalid_rounds")
+
+    def time_limit():
+        if t.time_limit is not None and not 1 <= int(t.time_limit) <= 600:
+            raise DomainError("invalid_time_limit")
+
+    check(("name",), name)
+    if not refused.intersection(("date", "end_date")):
+        t.date, t.end_date = _as_date(t.date), _as_date(t.end_date) or None
+        if t.end_date == t.date:
+            t.end_date = None  # a one-day tournament
+    check(("date", "end_date"), lambda: timing.check_dates(t.date, t.end_date))
+    check(("target",), one_of("invalid_target", t.target, (100, 200), target=t.target))
+    check(("system",), one_of("invalid_system", t.system, systems.keys(), system=t.system))
+    check(("mode",), one_of("invalid_mode", t.mode, Tournament.Mode.values, mode=t.mode))
+    check(
+        ("bye_rule",),
+        one_of("invalid_bye_rule", t.bye_rule, Tournament.ByeRule.values, bye_rule=t.bye_rule),
+    )
+    check(
+        ("status",), one_of("invalid_status", t.status, Tournament.Status.values, status=t.status)
+    )
+    check(("system", "mode"), mode_for_system)
+    check(("best_of",), best_of)
+    check(("rounds_planned",), rounds)
+    check(("time_limit",), time_limit)
+    check(_SCORING_SETTINGS, lambda: systems.of(t).check_settings(t))
+    return problems
+
+
 def _check_tournament(t: Tournament) -> None:
-    t.name = clean_name(t.name, field=gettext_noop("nombre"))
-    t.date, t.end_date = _as_date(t.date), _as_date(t.end_date) or None
-    if t.end_date == t.date:
-        t.end_date = None  # a one-day tournament
-    timing.check_dates(t.date, t.end_date)
-    if t.target not in (100, 200):
-        raise DomainError("invalid_target", target=t.target)
-    if t.system not in systems.keys():
-        raise DomainError("invalid_system", system=t.system)
+    """Refuse ``t``'s settings at the first rule broken (``_setting_problems``)."""
+    problems = _setting_problems(t)
+    if problems:
+        raise problems[0]
+
+
+def _apply_changes(t: Tournament, fields: dict, skip: Collection[str] = ()) -> list[DomainError]:
+    """Set ``fields`` on ``t`` (the tournament as stored), one by one, and return the refusals
+    of those changes: the system or mode of a tournament with entries ("mode_locked"), a
+    setting its stored results were checked against (``ScoringSystem.check_change``), fewer
+    rounds than those paired ("rounds_below_played"). A key in ``skip`` is set unchecked.
+    Raises TypeError for a key that is not a setting."""
+    has_entries = t.entries.exists()
     system = systems.of(t)
-    if t.mode not in Tournament.Mode.values:
-        raise DomainError("invalid_mode", mode=t.mode)
-    if t.bye_rule not in Tournament.ByeRule.values:
-        raise DomainError("invalid_bye_rule", bye_rule=t.bye_rule)
-    if t.status not in Tournament.Status.values:
-        raise DomainError("invalid_status", status=t.status)
-    if t.mode not in system.modes:
-        modes = ", ".join(
-            str(label) for key, label in Tournament.Mode.choices if key in system.modes
-        )
-        raise DomainError("mode_not_for_system", system=system.label, modes=modes)
-    if int(t.best_of) not in (1, 3, 5):
-        raise DomainError("invalid_best_of", best_of=t.best_of)
-    if not 1 <= int(t.rounds_planned) <= 99:
-        raise DomainError("invalid_rounds")
-    if t.time_limit is not None and not 1 <= int(t.time_limit) <= 600:
-        raise DomainError("invalid_time_limit")
-    system.check_settings(t)
+    problems: list[DomainError] = []
+    for key, value in fields.items():
+        if key not in TOURNAMENT_FIELDS:
+            raise TypeError(f"unknown tournament field: {key}")
+        try:
+            if key in skip:
+                pass
+            elif key in ("mode", "system") and has_entries and getattr(t, key) != value:
+                raise DomainError("mode_locked")
+            elif getattr(t, key) != value:
+                system.check_change(t, key, value)
+            if key == "rounds_planned" and str(value).isdigit() and 1 <= int(value) <= 99:
+                played = t.rounds.aggregate(last=Max("number"))["last"] or 0
+                if int(value) < played and key not in skip:
+                    raise DomainError("rounds_below_played", rounds=played)
+        except DomainError as exc:
+            problems.append(exc)
+        setattr(t, key, value)
+    return problems
+
+
+def settings_problems(
+    *, tournament: Tournament | None = None, skip: Collection[str] = (), **fields
+) -> list[DomainError]:
+    """Every refusal ``create_tournament`` (``tournament`` None) or ``update_tournament`` (of
+    ``tournament``) would make of the settings ``fields`` (``TOURNAMENT_FIELDS`` keywords),
+    all at once, so that a form shows every problem after one submit; each its own
+    ``DomainError`` (``ERROR_FIELDS`` names the setting it is about). ``skip``: settings
+    the form refused already (their rules are not checked, nor those reading them). Reads
+    only; ``tournament`` itself is left as it is. Not checked here (the save still refuses
+    them): the games moving out of the new dates, the directors, a finish with open rounds.
+    Raises TypeError for a key that is not a setting."""
+    skip = set(skip)
+    if tournament is None:
+        unknown = set(fields) - set(TOURNAMENT_FIELDS)
+        if unknown:
+            raise TypeError(f"unknown tournament fields: {sorted(unknown)}")
+        if "mode" not in fields and fields.get("system") in systems.keys():
+            fields["mode"] = systems.get(fields["system"]).modes[0]
+        t = Tournament(**fields)
+        problems = []
+    else:
+        t = Tournament.objects.get(pk=tournament.pk)
+        problems = _apply_changes(t, fields, skip)
+        skip.update(ERROR_FIELDS.get(exc.code, "") for exc in problems)
+    return problems + _setting_problems(t, skip)
+
+
+def open_rounds_refusal(t: Tournament) -> DomainError | None:
+    """The refusal of finishing ``t`` while some of its rounds are open: DomainError
+    "open_rounds" whose ``params["rounds"]`` lists their numbers ("4, 5") and
+    ``params["open_rounds"]`` says, for each by number, ``(number, tables, missing)``: its
+    tables and how many of them have no result. None when every round is closed. One query."""
+    rounds = t.open_rounds()
+    if not rounds:
+        return None
+    return DomainError(
+        "open_rounds",
+        rounds=", ".join(str(r.number) for r in rounds),
+        open_rounds=[(r.number, r.n_tables, r.n_tables - r.n_results) for r in rounds],
+    )
 
 
 @transaction.atomic
@@ -104,28 +262,35 @@ def create_tournament(*, acting_user, **fields) -> Tournament:
 
 
 @transaction.atomic
-def update_tournament(*, acting_user, tournament: Tournament, **fields) -> Tournament:
+def update_tournament(
+    *, acting_user, tournament: Tournament, open_rounds_ok: bool = False, **fields
+) -> Tournament:
     """Change a tournament's settings. The mode and system cannot change once it has entries
     ("mode_locked"); a setting its stored results were validated against cannot change
     (``ScoringSystem.check_change``: the dominó target, time limit, forfeit score); the number
     of rounds cannot drop below the rounds already paired ("rounds_below_played"). A new
-    date moves the games with it (``ScoringSystem.move_games``)."""
+    date moves the games with it (``ScoringSystem.move_games``).
+
+    Finishing it (``status`` "finished", from another status) while some round is still open
+    is refused with DomainError "open_rounds" (``open_rounds_refusal``: the rounds, and the
+    tables each still misses) unless ``open_rounds_ok``: the directors' settings page asks
+    first and sends it once the director confirms; the admin shows the refusal beside the
+    status (close the rounds there first, in the tournament's rounds); the commands and
+    imports never finish a tournament with open rounds. The rounds stay as they are.
+    Raises also every refusal of ``settings_problems`` (the first one)."""
     t = lock_tournament(tournament)
-    has_entries = t.entries.exists()
-    system = systems.of(t)
-    for key, value in fields.items():
-        if key not in TOURNAMENT_FIELDS:
-            raise TypeError(f"unknown tournament field: {key}")
-        if key in ("mode", "system") and has_entries and getattr(t, key) != value:
-            raise DomainError("mode_locked")
-        if getattr(t, key) != value:
-            system.check_change(t, key, value)
-        if key == "rounds_planned" and str(value).isdigit() and 1 <= int(value) <= 99:
-            played = t.rounds.aggregate(last=Max("number"))["last"] or 0
-            if int(value) < played:
-                raise DomainError("rounds_below_played", rounds=played)
-        setattr(t, key, value)
+    finishing = (
+        fields.get("status") == Tournament.Status.FINISHED
+        and t.status != Tournament.Status.FINISHED
+    )
+    problems = _apply_changes(t, fields)
+    if problems:
+        raise problems[0]
     _check_tournament(t)
+    if finishing and not open_rounds_ok:
+        refusal = open_rounds_refusal(t)
+        if refusal is not None:
+            raise refusal
     old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)
     audit(t, acting_user).save()
     shift = t.date - old_date

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 #: Tournament settings every system has (the form always shows them).
@@ -26,6 +27,26 @@ SWISS_PROPOSAL = "swiss_proposal"  # propose the next round by Swiss pairing
 SEATING_PROPOSAL = "seating_proposal"  # propose tables of 3–4 / rotating partners
 CASTIGOS = "castigos"  # penalties in tantos
 ACTIONS = (ROUND_ROBIN, SWISS_PROPOSAL, SEATING_PROPOSAL, CASTIGOS)
+
+
+def versus(side_a: Sequence[str], side_b: Sequence[str]) -> str:
+    """ "Ana & Beto vs Carla & Dani": a table's two sides as text (the pairings page, the
+    admin), the names (or figures) of one side joined by " & ", the sides by "vs" in the
+    active language."""
+    return gettext("{side_a} vs {side_b}").format(
+        side_a=" & ".join(str(x) for x in side_a), side_b=" & ".join(str(x) for x in side_b)
+    )
+
+
+def outcome(own, other) -> str:
+    """A result told to the player of one side, their own figure first: "Ganaste 100–30",
+    "Perdiste 30–100", "Empate 1–1" ("find my table")."""
+    score = f"{own}–{other}"
+    if own > other:
+        return gettext("Ganaste {score}").format(score=score)
+    if own < other:
+        return gettext("Perdiste {score}").format(score=score)
+    return gettext("Empate {score}").format(score=score)
 
 
 def own_first(seat, a, b) -> tuple:
@@ -356,8 +377,9 @@ class ScoringSystem:
         raise NotImplementedError
 
     def finding_score(self, table, seat) -> str:
-        """The result seen from ``seat``'s entry on "find my table" (its own score first),
-        or ""."""
+        """The result told to the player at ``seat`` on "find my table", from their side:
+        "Ganaste 100–30", "Perdiste 1–2", "Puesto 1 en la mesa · 45 VP · 5 puntos"; "" while
+        the table has no result (the page says "pendiente")."""
         return ""
 
     def sheet_line_count(self, tournament) -> int:

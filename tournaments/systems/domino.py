@@ -24,6 +24,7 @@ from tournaments.systems.base import (
     Tiebreak,
     checked,
     counted_byes,
+    outcome,
     own_first,
 )
 
@@ -392,11 +393,18 @@ class Domino(ScoringSystem):
         return card
 
     def finding_score(self, table, seat) -> str:
+        """ "Ganaste 100–30" / "Perdiste 30–100" (the seat's tantos first), then
+        "no presentación" or "terminada por tiempo" when so."""
         result = self.result_of(table)
         if result is None:
             return ""
         own, other = own_first(seat, result.tantos_a, result.tantos_b)
-        return f"{own}–{other}"
+        parts = [outcome(own, other)]
+        if result.forfeit:
+            parts.append(gettext("no presentación"))
+        if result.ended_by_time:
+            parts.append(gettext("terminada por tiempo"))
+        return " · ".join(parts)
 
     def partners_at_table(self, tournament) -> bool:
         return tournament.mode == "individual"

@@ -6,7 +6,7 @@ A table's result is a ``MatchResult`` (games won by A, by B, drawn); the rules a
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.scoring import swiss as rules
@@ -20,6 +20,7 @@ from tournaments.systems.base import (
     ScoringSystem,
     Tiebreak,
     counted_byes,
+    outcome,
     own_first,
 )
 
@@ -293,12 +294,20 @@ class Swiss(ScoringSystem):
         )
 
     def finding_score(self, table, seat) -> str:
-        """Games won–lost–drawn of the seat's entry ("2–1–0")."""
+        """The match from the seat's side, games won–lost: "Ganaste 2–1", "Perdiste 0–2",
+        "Empate 1–1", then the drawn games if any ("1 partida empatada")."""
         result = self.result_of(table)
         if result is None:
             return ""
         won, lost = own_first(seat, result.games_a, result.games_b)
-        return f"{won}–{lost}–{result.games_drawn}"
+        parts = [outcome(won, lost)]
+        if result.games_drawn:
+            parts.append(
+                ngettext(
+                    "{n} partida empatada", "{n} partidas empatadas", result.games_drawn
+                ).format(n=result.games_drawn)
+            )
+        return " · ".join(parts)
 
     sheet_line_label = _("Partida")
     sheet_total = False

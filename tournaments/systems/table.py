@@ -331,18 +331,24 @@ class TableGame(ScoringSystem):
         )
 
     def finding_score(self, table, seat) -> str:
-        """The seat's VP and points ("45 VP · 5 puntos")."""
+        """The seat's place at the table by VP (dense places, as the points are given:
+        SCORING.md §4), its VP and the points they give: "Puesto 1 en la mesa · 45 VP ·
+        5 puntos", "Puesto 2 compartido en la mesa · 30 VP · 2 puntos" (no points while the
+        result needs correction)."""
         if self.result_of(table) is None or seat.victory_points is None:
             return ""
         seats = list(table.seats.all())
-        points = self._points(table)
-        for other, pts in zip(seats, points, strict=True):
+        scores = [other.victory_points for other in seats if other.victory_points is not None]
+        place = sorted(set(scores), reverse=True).index(seat.victory_points) + 1
+        if scores.count(seat.victory_points) > 1:
+            where = gettext("Puesto {place} compartido en la mesa").format(place=place)
+        else:
+            where = gettext("Puesto {place} en la mesa").format(place=place)
+        parts = [where, gettext("{vp} VP").format(vp=seat.victory_points)]
+        for other, pts in zip(seats, self._points(table), strict=True):
             if other.pk == seat.pk and pts is not None:
-                return gettext("{vp} VP · {points}").format(
-                    vp=seat.victory_points,
-                    points=ngettext("{n} punto", "{n} puntos", pts).format(n=pts),
-                )
-        return gettext("{vp} VP").format(vp=seat.victory_points)
+                parts.append(ngettext("{n} punto", "{n} puntos", pts).format(n=pts))
+        return " · ".join(parts)
 
     def check_byes(self, tournament, *, seated: int, resting: int) -> None:
         """Everyone plays: tables of 3 or 4 seat any number of players but 5, and with 5, one

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django.core.paginator import Paginator
 from django.db.models import Case, Count, IntegerField, Value, When
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -40,9 +40,14 @@ STANDINGS_ORPHANS = 10
 
 def standings_context(tournament: Tournament, page: str | int | None = None) -> dict:
     """Context of the standings partial, shared by public and manage pages: the lines, each
-    with ``cells`` (its figures, formatted, in the order of ``columns``) and
-    the ``tiebreaks`` whose labels say what placed it, from the tournament's scoring system
-    (``systems.of``).
+    with ``cells`` (its figures, formatted, in the order of ``columns``: tuples ``(value,
+    css classes, key, column)``) and the ``tiebreaks`` whose labels say what placed it, from
+    the tournament's scoring system (``systems.of``).
+
+    A column's ``key`` says what a phone always shows (``heads``: ``(column, key)`` pairs for
+    the table's head): "points" for the column that ranks first (the system's ``strong``
+    one), "tiebreak" for the figure of the first tiebreak, "" for the rest, which are hidden
+    on a narrow screen (css "minor") and shown in the line's detail under the name instead.
 
     Without ``page`` (the tournament page, the manage pages) ``standings`` holds every line.
     With it (the public standings' ``?page=``, as typed) a field of more than
@@ -54,9 +59,15 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
     system = systems.of(tournament)
     lines = tournament.standings()
     columns = system.columns(lines)
-    css = [
-        "num strong" if column.strong else "num small" if column.small else "num"
+    first_tiebreak = system.tiebreaks[0].key if system.tiebreaks else None
+    keys = [
+        "points" if column.strong else "tiebreak" if column.key == first_tiebreak else ""
         for column in columns
+    ]
+    css = [
+        ("num strong" if column.strong else "num small" if column.small else "num")
+        + ("" if key else " minor")
+        for column, key in zip(columns, keys, strict=True)
     ]
     shown, standings_page = lines, None
     if page is not None:
@@ -64,7 +75,10 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
         if paged.has_other_pages():
             shown, standings_page = paged.object_list, paged
     for line in shown:
-        line.cells = [(column.value(line), c) for column, c in zip(columns, css, strict=True)]
+        line.cells = [
+            (column.value(line), c, key, column)
+            for column, c, key in zip(columns, css, keys, strict=True)
+        ]
     needs_correction = []
     if lines.needs_correction:  # rare: one more query, only then
         for pk, round_number, number in (
@@ -78,6 +92,7 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
         "standings_page": standings_page,
         "needs_correction": needs_correction,
         "columns": columns,
+        "heads": list(zip(columns, keys, strict=True)),
         "tiebreaks": system.tiebreaks,
         "order_hint": system.order_hint,
         "entrant_label": system.entrant_label(),
@@ -309,12 +324,27 @@ def standings(request, slug):
 @require_safe
 @public_page(scopes=tournament_pages)
 def standings_csv(request, slug):
+    """The standings as CSV (``exports.standings_csv``, with its byte-order mark): for people,
+    figures as the page shows them; ``?precision=full``, the exact form."""
     t = _tournament(slug, request)
     from tournaments import exports
+    from tournaments.views import downloads
 
-    response = HttpResponse(exports.standings_csv(t), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{t.slug}-clasificacion.csv"'
-    return response
+    exact = downloads.full_precision(request)
+    return downloads.csv_response(
+        exports.standings_csv(t, full_precision=exact), f"{t.slug}-clasificacion.csv", exact=exact
+    )
+
+
+@require_safe
+@public_page(scopes=tournament_pages)
+def standings_xlsx(request, slug):
+    """The standings for people as an .xlsx workbook (``exports.standings_xlsx``)."""
+    t = _tournament(slug, request)
+    from tournaments import exports
+    from tournaments.views import downloads
+
+    return downloads.xlsx_response(exports.standings_xlsx(t), f"{t.slug}-clasificacion.xlsx")
 
 
 @require_safe
@@ -372,7 +402,9 @@ def fold(text: str) -> str:
 @dataclass
 class TableFinding:
     """Where one player sits in a round: table, side and seat, who plays with and against them,
-    or ``rests`` (a bye)."""
+    the result told from their side (``ScoringSystem.finding_score``; "" while pending), or
+    ``rests`` (a bye). ``position``: the seat's number around the table where it tells where to
+    sit (a table game's seats 1–4; individual dominó's 1 & 3 against 2 & 4), else None."""
 
     name: str
     table_number: int | None = None
@@ -382,6 +414,18 @@ class TableFinding:
     opponents: list[str] = field(default_factory=list)
     rests: bool = False
     score: str = ""
+
+
+def seat_number(seat, seats, table_game: bool) -> int | None:
+    """The number of ``seat`` around its table, as the pairings page numbers them: a table
+    game's seat (1–4); with two players a side (individual dominó), side A's seats are 1 and 3,
+    side B's 2 and 4 (partners face each other); None with one entry a side (nothing to
+    choose)."""
+    if table_game:
+        return seat.position
+    if sum(1 for other in seats if other.side == seat.side) < 2:
+        return None
+    return 2 * seat.position - (1 if seat.side == "A" else 0)
 
 
 def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
@@ -421,7 +465,7 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
                         table_number=table.number,
                         side="" if table_game else seat.side,
                         score=system.finding_score(table, seat),
-                        position=seat.position,
+                        position=seat_number(seat, seats, table_game),
                         partners=partners,
                         opponents=opponents,
                     )

@@ -1,29 +1,34 @@
-"""manage.py export_ranking --year YYYY: the year's ranking as CSV on stdout."""
-
-import csv
+"""manage.py export_ranking [--year YYYY] [--full-precision]: the year's ranking as CSV on stdout,
+as the download link gives it (``rankings.exports``): starting with a UTF-8 byte-order mark,
+rating and change rounded to 1 decimal as the page shows them, or at full precision with
+``--full-precision``."""
 
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from rankings import health
 from rankings.exports import RANKING_HEADER, ranking_rows
+from tournaments.exports import BOM, csv_text
 
 
 class Command(BaseCommand):
     help = (
-        "Prints the ranking of a year as CSV: position,player,rating,games,change (full precision)."
+        "Prints the ranking of a year as CSV: position,player,rating,games,change (UTF-8 with "
+        "a BOM; rating and change to 1 decimal as on the page, or --full-precision)."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--year", type=int, default=None)
+        parser.add_argument(
+            "--full-precision", action="store_true", help="every float at full precision"
+        )
 
-    def handle(self, *args, year=None, **options):
+    def handle(self, *args, year=None, full_precision=False, **options):
         year = year or timezone.localdate().year
         if health.attention():  # the CSV stays clean; the warning goes to stderr
             self.stderr.write(
                 "Aviso: el ranking necesita atención (manage.py check_ledger); estas cifras "
                 "pueden no estar al día."
             )
-        writer = csv.writer(self.stdout, lineterminator="\n")
-        writer.writerow(RANKING_HEADER)
-        writer.writerows(ranking_rows(year))
+        rows = ranking_rows(year, full_precision=full_precision)
+        self.stdout.write(BOM + csv_text(RANKING_HEADER, rows), ending="")

@@ -20,6 +20,17 @@ def tournament_by_slug(slug: str) -> Tournament:
         raise CommandError(f"No existe ningún torneo con el identificador «{slug}».") from None
 
 
+def open_notes(data: bytes) -> list[str]:
+    """How ``data`` reads (``reading.open_file``), for a refusal's stderr; [] when it cannot
+    be read at all (the refusal says so)."""
+    from tournaments.imports.reading import open_file
+
+    try:
+        return open_file(data).notes
+    except ImportRefused:
+        return []
+
+
 def read_bytes(path: str) -> bytes:
     try:
         return Path(path).read_bytes()
@@ -28,11 +39,21 @@ def read_bytes(path: str) -> bytes:
         raise CommandError(f"No se puede leer el archivo «{path}»: {reason}.") from None
 
 
-def refuse(command, exc) -> CommandError:
-    """Write each refused line of an ``ImportRefused`` to stderr; return a CommandError to raise."""
-    for line, message in exc.errors:
+def refuse(command, exc, notes=()) -> CommandError:
+    """Write how the file was read (``notes``, see ``note``) and each refused line of an
+    ``ImportRefused`` to stderr (none for a refusal of the whole file: its one sentence is the
+    error); return a CommandError to raise."""
+    note(command, notes)
+    for line, message in exc.listed:
         command.stderr.write(f"línea {line}: {message}")
     return CommandError(exc.message)
+
+
+def note(command, notes) -> None:
+    """Write how an import read its file, when it was not UTF-8 text ("Leído como
+    Windows-1252 (no era UTF-8)."), to stderr, one "nota: …" a line."""
+    for text in notes:
+        command.stderr.write(f"nota: {text}", style_func=lambda x: x)
 
 
 def warn(command, report) -> None:
@@ -104,7 +125,8 @@ class ResultsImportCommand(BaseCommand):
     The older per-format commands (``import_domino_results`` ...) are this command with
     another ``importer`` (a ``tournaments.imports`` function that refuses a tournament of
     another system); they may override ``details`` (the second summary line, from the
-    ``ImportReport``).
+    ``ImportReport``). A third line names the players the import created, if any; how the file
+    was read (when not UTF-8) goes to stderr as "nota: …".
     """
 
     importer = staticmethod(imports.import_results)
@@ -130,15 +152,18 @@ class ResultsImportCommand(BaseCommand):
             report = self.importer(acting_user=None, tournament=tournament, data=data, progress=bar)
         except ImportRefused as exc:
             bar.finish()
-            raise refuse(self, exc) from None
+            raise refuse(self, exc, open_notes(data)) from None
         except DomainError as exc:
             bar.finish()
             raise CommandError(exc.message) from None
         finally:
             bar.finish()  # a bar drawn, then any other error: its traceback on a line of its own
+        note(self, report.notes)
         warn(self, report)
         self.stdout.write(
             f"creados: {report.created}, cambiados: {report.changed}, "
             f"sin cambios: {report.unchanged}"
         )
         self.stdout.write(self.details(report))
+        if report.new_players:
+            self.stdout.write("jugadores creados: " + ", ".join(report.new_players))

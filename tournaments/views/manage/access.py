@@ -143,12 +143,12 @@ class Submission:
         """What a repeated copy tells the user (the first copy's own message is not repeated)."""
         if self.pending:
             return _(
-                "Ese formulario todavía se está guardando: compruebe en unos segundos que aparece."
+                "Ese formulario todavía se está guardando: comprueba en unos segundos que aparece."
             )
         if not self.same_data:
             return _(
-                "Ese formulario ya se había enviado y no se ha vuelto a guardar. Si quiere "
-                "añadir otro, rellene el formulario de nuevo."
+                "Ese formulario ya se había enviado y no se ha vuelto a guardar. Si quieres "
+                "añadir otro, rellena el formulario de nuevo."
             )
         return _("Ya se había guardado: el formulario llegó dos veces y se guardó una sola vez.")
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Round, Tournament
+from tournaments.systems.base import versus
 from tournaments.views.manage.access import (
     director_required,
     managed_tournament,
@@ -76,6 +77,38 @@ def _proposal(t: Tournament, number: int, seed: int, by_id: dict):
     return rows, byes, scores
 
 
+def _scores_text(seat_scores: dict, has_sides: bool) -> str:
+    """The standings score of each proposed seat ({slot: score}), as the table plays: side A
+    against side B ("2 & 4 vs 2 & 3", ``systems.base.versus``), or every seat of a table game
+    against the others ("2 vs 4 vs 3"); "" without scores."""
+    if not seat_scores:
+        return ""
+    if not has_sides:
+        return " vs ".join(str(x) for x in seat_scores.values())
+    return versus(
+        [x for s, x in seat_scores.items() if s.startswith("a")],
+        [x for s, x in seat_scores.items() if s.startswith("b")],
+    )
+
+
+def _row_of_error(exc: DomainError, rows: list[dict], by_id: dict) -> int | None:
+    """The index of the posted table ``exc`` is about, if any: the table where the entry it
+    names sits (for "entry_twice", its second seat). None for a refusal of the whole round."""
+    name = exc.params.get("name")
+    if not name:
+        return None
+    seen = False
+    for i, chosen in enumerate(rows):
+        for value in chosen.values():
+            entry = by_id.get(int(value)) if value.isdigit() else None
+            if entry is None or entry.name != name:
+                continue
+            if exc.code != "entry_twice" or seen:
+                return i
+            seen = True
+    return None
+
+
 @director_required
 @require_http_methods(["GET", "POST"])
 @submitted_once
@@ -84,8 +117,9 @@ def pairings(request, slug, number):
     table game), by hand or from a proposal (``?proponer=1``: Swiss pairing by standings, or
     the 4-at-a-table seating engine) that the director can change before publishing.
 
-    Unseated entries rest (byes). Refused with a message, values kept: an entry twice, an
-    incomplete table, a round that already has results.
+    Unseated entries rest (byes). Refused (400) with every table's choices kept and the
+    message inside the table it is about, its first seat focused (an entry twice, an
+    incomplete table), or above the tables (a round that already has results).
 
     The form carries a one-time token (``access.one_submission``): a second copy of a post
     that saved stores nothing (the round is not written again) and shows the round.
@@ -107,6 +141,7 @@ def pairings(request, slug, number):
             return redirect("manage:tournament", slug=t.slug)
     rows: list[dict] = []
     error = None
+    error_row: int | None = None  # the index of the table the error is about
     status = 200
     proposed_seed = None
     proposal_byes: list = []
@@ -123,13 +158,14 @@ def pairings(request, slug, number):
             try:
                 picked = {s: by_id[int(v)] for s, v in chosen.items() if v}
             except (ValueError, KeyError):
-                error = _("Hay un competidor que no es de este torneo.")
+                error, error_row = _("Hay un competidor que no es de este torneo."), i
                 break
             if table_system:
                 if len(picked) < 3:
                     error = _(
                         "La mesa {table} tiene {count} jugador(es): una mesa lleva 3 o 4."
                     ).format(table=i + 1, count=len(picked))
+                    error_row = i
                     break
                 tables.append([picked[s] for s in slots if s in picked])
                 continue
@@ -137,6 +173,7 @@ def pairings(request, slug, number):
                 error = _("La mesa {table} está incompleta: elige todos sus asientos.").format(
                     table=i + 1
                 )
+                error_row = i
                 break
             tables.append(
                 (
@@ -161,7 +198,7 @@ def pairings(request, slug, number):
                 if exc.code == "stale_pairings":  # show the round as it is now
                     messages.error(request, exc.message)
                     return redirect("manage:pairings", slug=t.slug, number=number)
-                error = exc.message
+                error, error_row = exc.message, _row_of_error(exc, rows, by_id)
         if error is None:
             request.submission.saved(reverse("manage:round", args=[t.slug, number]))
             messages.success(
@@ -184,14 +221,17 @@ def pairings(request, slug, number):
         rows.append({s: "" for s in slots})
     table_rows = []
     for i, row in enumerate(rows[:n_tables]):
-        seat_scores = [scores.get(int(v)) for v in row.values() if v.isdigit() and int(v) in scores]
+        seat_scores = {
+            s: scores.get(int(v)) for s, v in row.items() if v.isdigit() and int(v) in scores
+        }
         table_rows.append(
             {
                 "number": i + 1,
                 "index": i,
                 "slots": [(s, SLOT_LABELS[s], row.get(s, "")) for s in slots],
-                "scores": " vs ".join(str(x) for x in seat_scores) if seat_scores else "",
-                "uneven": len(set(seat_scores)) > 1,
+                "scores": _scores_text(seat_scores, system.has_sides),
+                "uneven": len(set(seat_scores.values())) > 1,
+                "error": error if i == error_row else None,
             }
         )
     return render(
@@ -203,7 +243,7 @@ def pairings(request, slug, number):
             "round": rnd,
             "entries": entries,
             "table_rows": table_rows,
-            "error": error,
+            "error": error if error_row is None or error_row >= n_tables else None,
             "seed": proposed_seed if proposed_seed is not None else request.POST.get("seed", ""),
             "proposal_byes": proposal_byes,
             "proposed": proposed_seed is not None,

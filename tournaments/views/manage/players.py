@@ -16,6 +16,7 @@ from tournaments.forms import PlayerForm
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_director
 from tournaments.views.manage.access import director_required, submitted_once
+from tournaments.views.manage.confirm import ask_first, confirmation, place_error
 
 
 @director_required
@@ -107,7 +108,12 @@ def player_edit(request, pk=None):
                 request, _("Jugador «{name}» registrado.").format(name=player.full_name)
             )
     except DomainError as exc:
-        form.add_error(None, exc.message)
+        place_error(
+            form,
+            exc,
+            {"member_number_taken": "member_number", "member_number_too_long": "member_number"},
+            by_name={"nombre": "full_name", "apodo": "nickname"},
+        )
         return _player_form_page(request, form, player, [], status=400)
     return redirect("manage:players")
 
@@ -128,11 +134,33 @@ def player_set_active(request, pk):
 @director_required
 @require_POST
 def player_delete(request, pk):
+    """Delete a player who never played (``services.delete_player``), once the director said
+    yes (``confirm.py``: without ``confirm=1``, the confirmation page; a player who played is
+    refused at once, with a message). Then "«…» borrado." on the players' list."""
     if not is_director(request.user):
         raise PermissionDenied
     player = get_object_or_404(Player, pk=pk)
-    try:
+
+    def write():
         services.delete_player(acting_user=request.user, player=player)
+
+    def question():
+        return confirmation(
+            request,
+            question=_("¿Borrar a {name}?").format(name=player.full_name),
+            details=[
+                _("{name} desaparece de la lista de jugadores del club.").format(
+                    name=player.full_name
+                ),
+                _("Si solo no va a jugar por un tiempo, desactívalo en su lugar."),
+            ],
+            action=reverse("manage:player_delete", args=[player.pk]),
+            cancel_url=reverse("manage:players"),
+        )
+
+    try:
+        if page := ask_first(request, write, question):
+            return page
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("manage:players")

@@ -21,44 +21,81 @@ from tournaments.views.manage.access import (
     status_for,
     submitted_once,
 )
+from tournaments.views.manage.confirm import ask_first, confirmation, place_error
 from tournaments.views.public import standings_context
 
 
 def _row_context(
-    table: Table, t: Tournament, *, typed: dict | None = None, error: str | None = None
+    table: Table,
+    t: Tournament,
+    *,
+    typed: dict | None = None,
+    error: str | None = None,
+    notice: str | None = None,
 ) -> dict:
     """Context of one table's result row: its boxes (``ScoringSystem.row_fields``) with what
     was typed (``typed``, the posted row) or the stored result, the words of the stored
-    result (hidden while an error is shown: they would be the old ones) and the version the
-    director saw."""
+    result and the version the director saw.
+
+    A row with an ``error`` (a refused save or deletion) is never shown as saved: no "saved"
+    mark or look, no points of the stored result (they would be the old ones), and its first
+    box takes the focus (``autofocus_id``). ``notice``: what was just done, in words."""
     system = systems.of(t)
     version = table.version
     if typed is not None and str(typed.get("version", "")).isdigit():
         version = typed["version"]
     problem = system.problem_of(table, t)
+    fields = system.row_fields(table, t, typed)
     return {
         "table": table,
         "t": t,
-        "fields": system.row_fields(table, t, typed),
+        "fields": fields,
         "error": error,
+        "notice": notice,
         "needs_correction": problem,
         "summary": "" if error or problem else system.row_summary(table, t),
         "result": system.result_of(table),
+        "saved": system.result_of(table) is not None and not error,
         "version": version,
+        "autofocus_id": next((f.dom_id for f in fields if f.dom_id), "") if error else "",
     }
 
 
-def _round_page_context(request, t: Tournament, rnd: Round) -> dict:
+def _result_words(table: Table, t: Tournament) -> str:
+    """A table and its stored result in one sentence, for the question before deleting it:
+    "Mesa 3: Ana & Beto contra Celia & Dani, 100–20." or, without sides, each seat with its
+    score ("Mesa 2: Ana 45 VP, Beto 30 VP, Celia 12 VP.")."""
+    card = systems.of(t).card(table)
+    if card.seats:
+        seats = ", ".join(f"{name} {score}".strip() for name, score, _points in card.seats)
+        return _("Mesa {table}: {seats}.").format(table=table.number, seats=seats)
+    return _("Mesa {table}: {side_a} contra {side_b}, {score}.").format(
+        table=table.number,
+        side_a=" & ".join(card.side_a),
+        side_b=" & ".join(card.side_b),
+        score=card.score,
+    )
+
+
+def _round_page_context(
+    request, t: Tournament, rnd: Round, *, row: dict | None = None, castigo_form=None
+) -> dict:
+    """The round page's context; ``row``: the context of one row shown as given (a refused
+    save, with what was typed and why) instead of as stored; ``castigo_form``: the castigo
+    form as refused (typed values and errors)."""
     system = systems.of(t)
     tables = rnd.tables_with_results()
+    rows = [_row_context(table, t) for table in tables]
+    if row is not None:
+        rows = [row if r["table"].pk == row["table"].pk else r for r in rows]
     return {
         "t": t,
         "round": rnd,
-        "rows": [_row_context(table, t) for table in tables],
+        "rows": rows,
         "byes": rnd.bye_entries(),
         "sheet_note": system.sheet_note(t),
         "castigos_apply": systems.CASTIGOS in system.actions(t),
-        "castigo_form": CastigoForm(tournament=t),
+        "castigo_form": castigo_form or CastigoForm(tournament=t),
         "castigos": list(
             rnd.castigos.select_related("player", "entered_by").order_by("created_at", "id")
         ),
@@ -92,11 +129,20 @@ def _table_of(t: Tournament, table_id: int) -> Table:
 def result_save(request, slug, table_id):
     """Save (``action=save``) or delete (``action=delete``) one table's result, whatever the
     scoring system: the row's form (``forms.result_row_form``) checks the boxes, then
-    ``services.record_result`` / ``delete_result``. HTMX gets the row (with the points the
-    result gives) plus the standings and the round's actions out of band; on error the row
-    again with what was typed and a message in words (a table changed meanwhile shows what
-    is stored now and quotes what was typed). Without JavaScript: a redirect to the row with
-    the message at the top.
+    ``services.record_result`` / ``delete_result``.
+
+    HTMX gets the row (with the points the result gives) plus the standings and the round's
+    actions out of band. A refusal (400, or 409 when the table or round changed meanwhile)
+    answers the row with what was typed and the message in words inside it, never marked
+    saved; a table changed meanwhile shows what is stored now and quotes what was typed.
+    Without JavaScript a refusal is the whole round page with that row the same way and the
+    same status, the row's first box focused (``autofocus``: the page opens there; an address
+    fragment would stop the browser from focusing it); a save or a deletion goes back to the
+    row (``#mesa-N``) with a message saying what was done.
+
+    A deletion asks first (``confirm.py``): without ``confirm=1`` a deletion that would go
+    through gets the confirmation page and stores nothing; one that would be refused is
+    answered with the refusal at once.
 
     No one-time form token here: the hidden ``version`` already lets a row save once (a second
     copy of the same post finds the version grown and is refused as "stale_version", storing
@@ -104,6 +150,7 @@ def result_save(request, slug, table_id):
     t = managed_tournament(request, slug)
     table = _table_of(t, table_id)
     system = systems.of(t)
+    deleting = request.POST.get("action") == "delete"
     form = result_row_form(system, table, t, request.POST)
     status, error = 200, None
     if not form.is_valid():
@@ -113,21 +160,34 @@ def result_save(request, slug, table_id):
         status = 400
     else:
         data = form.cleaned_data
-        try:
-            if request.POST.get("action") == "delete":
+        if deleting:
+
+            def write():
                 services.delete_result(
                     acting_user=request.user, table=table, version=data["version"]
                 )
-            else:
+
+        else:
+
+            def write():
                 services.record_result(
                     acting_user=request.user,
                     table=table,
                     version=data["version"],
                     **system.values_from_post({**request.POST.dict(), **data}, table),
                 )
+
+        try:
+            if not deleting:
+                write()
+            elif page := ask_first(
+                request,
+                write,
+                lambda: _confirm_result_delete(request, t, table, data["version"]),
+            ):
+                return page
         except DomainError as exc:
             error, status = exc.message, status_for(exc)
-    deleting = request.POST.get("action") == "delete"
     if error and status == 409:
         # Stale: the row shows what is stored now; what this director typed is only quoted in
         # the message, so saving again means typing it again on purpose.
@@ -140,20 +200,18 @@ def result_save(request, slug, table_id):
                     values=system.typed_summary(request.POST)[:60]
                 ),
             )
-    if not request.htmx:
-        if error:
-            messages.error(
-                request, _("Mesa {table}: {error}").format(table=table.number, error=error)
-            )
-        else:
-            messages.success(request, _("Mesa {table} guardada.").format(table=table.number))
-        return HttpResponseRedirect(
-            reverse("manage:round", args=[t.slug, table.round.number]) + f"#mesa-{table.number}"
-        )
+    done = None
+    if not error:
+        done = (
+            _("Resultado de la mesa {table} borrado.") if deleting else _("Mesa {table} guardada.")
+        ).format(table=table.number)
+    row_url = reverse("manage:round", args=[t.slug, table.round.number]) + f"#mesa-{table.number}"
     fresh = Table.with_results().filter(pk=table_id).select_related("round").first()
     if fresh is None:
         # The round was paired again meanwhile: the whole page is out of date.
-        messages.error(request, error)
+        messages.error(request, error or done)
+        if not request.htmx:
+            return HttpResponseRedirect(row_url)
         response = HttpResponseClientRefresh()
         response.status_code = status
         return response
@@ -162,12 +220,34 @@ def result_save(request, slug, table_id):
     elif error:
         context = _row_context(fresh, t, typed=request.POST, error=error)
     else:
-        context = _row_context(fresh, t)
+        context = _row_context(fresh, t, notice=done if deleting else None)
+    if not request.htmx:
+        if not error:
+            messages.success(request, done)
+            return HttpResponseRedirect(row_url)
+        page = _round_page_context(request, t, fresh.round, row=context)
+        return render(request, "tournaments/manage/round.html", page, status=status)
     context.update(standings_context(t))
     context.update(oob=True, round=fresh.round, missing=fresh.round.missing_results())
     response = render(request, "tournaments/manage/round.html#result_row_response", context)
     response.status_code = status
     return response
+
+
+def _confirm_result_delete(request, t: Tournament, table: Table, version: int):
+    """The question before deleting ``table``'s result (``confirm.confirmation``)."""
+    return confirmation(
+        request,
+        question=_("¿Borrar el resultado de la mesa {table}?").format(table=table.number),
+        details=[
+            _result_words(table, t),
+            _("Sus puntos dejan de contar en la clasificación; la mesa queda pendiente."),
+        ],
+        action=reverse("manage:result_save", args=[t.slug, table.pk]),
+        fields=[("action", "delete"), ("version", version)],
+        cancel_url=reverse("manage:round", args=[t.slug, table.round.number])
+        + f"#mesa-{table.number}",
+    )
 
 
 def _castigos_response(request, t, rnd, *, form=None, error=None, notice=None, status=200):
@@ -189,13 +269,24 @@ def _castigos_response(request, t, rnd, *, form=None, error=None, notice=None, s
     return response
 
 
+#: The castigo form's field each refusal of ``services.add_castigo`` is about.
+CASTIGO_ERROR_FIELDS = {
+    "castigo_tantos": "tantos",
+    "player_not_entered": "player",
+    "castigo_after_withdrawal": "player",
+}
+
+
 @director_required
 @require_POST
 @submitted_once
 def castigo_add(request, slug, number):
-    """Charge a castigo (``services.add_castigo``). A second copy of the form (its one-time
-    token, ``access.one_submission``) charges nothing: HTMX gets the castigos panel with
-    "Ya se había guardado", a plain post the round page with that message."""
+    """Charge a castigo (``services.add_castigo``). A refusal shows what was typed with each
+    message beside its field (the first one focused): HTMX gets the castigos panel; without
+    JavaScript, the round page (400, or 409 for a round closed meanwhile), the panel's first
+    refused field (or its message) focused, so the page opens there. A second copy of the form (its one-time token,
+    ``access.one_submission``) charges nothing: HTMX gets the castigos panel with "Ya se había
+    guardado", a plain post the round page with that message."""
     t = managed_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
     if request.submission.repeated:
@@ -205,7 +296,6 @@ def castigo_add(request, slug, number):
     form = CastigoForm(request.POST, tournament=t)
     error, status = None, 200
     if not form.is_valid():
-        error = "; ".join(str(e) for errs in form.errors.values() for e in errs)
         status = 400
     else:
         try:
@@ -213,30 +303,68 @@ def castigo_add(request, slug, number):
                 acting_user=request.user, tournament=t, round=rnd, **form.cleaned_data
             )
             request.submission.saved(reverse("manage:round", args=[t.slug, number]))
-            form = None
         except DomainError as exc:
-            error, status = exc.message, status_for(exc)
+            status = status_for(exc)
+            if exc.code in CASTIGO_ERROR_FIELDS or exc.code.startswith("name_"):
+                place_error(form, exc, CASTIGO_ERROR_FIELDS, by_name={"motivo": "reason"})
+            else:
+                error = exc.message  # about the round, not a field: above the button
+        else:
+            if not request.htmx:
+                messages.success(request, _("Castigo registrado."))
+                return redirect("manage:round", slug=t.slug, number=number)
+            return _castigos_response(request, t, rnd)
     if not request.htmx:
-        (messages.error if error else messages.success)(request, error or _("Castigo registrado."))
-        return redirect("manage:round", slug=t.slug, number=number)
+        context = _round_page_context(request, t, rnd, castigo_form=form)
+        context["castigo_error"] = error
+        return render(request, "tournaments/manage/round.html", context, status=status)
     return _castigos_response(request, t, rnd, form=form, error=error, status=status)
 
 
 @director_required
 @require_POST
 def castigo_remove(request, slug, number, castigo_id):
+    """Take a castigo back (``services.remove_castigo``), once the director said yes
+    (``confirm.py``: without ``confirm=1``, the confirmation page; a removal the service
+    would refuse is answered with the refusal at once). Then "Castigo a Ana Pérez quitado.":
+    HTMX in the castigos panel, without JavaScript at the top of the round page."""
     t = managed_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
-    castigo = get_object_or_404(Castigo, pk=castigo_id, tournament=t)
-    error, status = None, 200
-    try:
+    castigo = get_object_or_404(
+        Castigo.objects.select_related("player"), pk=castigo_id, tournament=t
+    )
+    name = castigo.player.full_name
+
+    def write():
         services.remove_castigo(acting_user=request.user, castigo=castigo)
+
+    error, status, done = None, 200, None
+
+    def question():
+        return confirmation(
+            request,
+            question=_("¿Quitar el castigo a {name}?").format(name=name),
+            details=[
+                _("{name}: −{tantos} tantos en la ronda {round}, «{reason}».").format(
+                    name=name, tantos=castigo.tantos, round=number, reason=castigo.reason
+                ),
+                _("Sus tantos vuelven a contar en la efectividad."),
+            ],
+            action=reverse("manage:castigo_remove", args=[t.slug, number, castigo.pk]),
+            cancel_url=reverse("manage:round", args=[t.slug, number]) + "#castigos",
+            button=_("Sí, quitar"),
+        )
+
+    try:
+        if page := ask_first(request, write, question):
+            return page
+        done = _("Castigo a {name} quitado.").format(name=name)
     except DomainError as exc:
         error, status = exc.message, status_for(exc)
     if not request.htmx:
-        (messages.error if error else messages.success)(request, error or _("Castigo quitado."))
+        (messages.error if error else messages.success)(request, error or done)
         return redirect("manage:round", slug=t.slug, number=number)
-    return _castigos_response(request, t, rnd, error=error, status=status)
+    return _castigos_response(request, t, rnd, error=error, notice=done, status=status)
 
 
 @director_required

@@ -29,6 +29,7 @@ from tournaments.views.manage.access import (
     say_if_published,
     submitted_once,
 )
+from tournaments.views.manage.confirm import ask_first, confirmation, place_error
 
 
 @director_required
@@ -37,7 +38,14 @@ from tournaments.views.manage.access import (
 def tournament_edit(request, slug=None):
     """Create (slug None) or change a tournament's settings. The new-tournament form carries a
     one-time token (``access.one_submission``): a second copy creates nothing and goes to the
-    tournament the first created; changing settings is idempotent (no token)."""
+    tournament the first created; changing settings is idempotent (no token).
+
+    A refusal (400) shows the form again with what was typed and every problem at once, each
+    beside its field (``TournamentForm.clean`` asks the services' rules; a refusal of the save
+    itself goes to its field too, ``services.ERROR_FIELDS``). Finishing a tournament whose
+    rounds are not all closed asks first: the form comes back (200, nothing stored) listing
+    the open rounds ("La ronda 4 sigue abierta (faltan 2 mesas)"), with "Terminar igualmente"
+    (the same form with ``open_rounds_ok=1``) and "Volver"."""
     t = managed_tournament(request, slug) if slug else None
     if not t and not is_director(request.user):
         raise PermissionDenied
@@ -68,7 +76,12 @@ def tournament_edit(request, slug=None):
     try:
         if t:
             with transaction.atomic():  # the settings and the director list, or neither
-                t = services.update_tournament(acting_user=request.user, tournament=t, **fields)
+                t = services.update_tournament(
+                    acting_user=request.user,
+                    tournament=t,
+                    open_rounds_ok=request.POST.get("open_rounds_ok") == "1",
+                    **fields,
+                )
                 t = services.set_tournament_directors(
                     acting_user=request.user,
                     tournament=t,
@@ -78,7 +91,10 @@ def tournament_edit(request, slug=None):
             t = services.create_tournament(acting_user=request.user, **fields)
             request.submission.saved(reverse("manage:tournament", args=[t.slug]))
     except DomainError as exc:
-        form.add_error(None, exc.message)
+        if exc.code == "open_rounds":
+            context["open_rounds"] = open_round_lines(exc.params["open_rounds"])
+            return render(request, "tournaments/manage/tournament_form.html", context)
+        form.add_domain_error(exc)
         return render(request, "tournaments/manage/tournament_form.html", context, status=400)
     messages.success(request, _("Torneo «{name}» guardado.").format(name=t.name))
     if old_date is not None and old_date != t.date and systems.of(t).game_times(t)[:1]:
@@ -92,12 +108,48 @@ def tournament_edit(request, slug=None):
     return redirect("manage:tournament", slug=t.slug)
 
 
+def open_round_lines(open_rounds) -> list[str]:
+    """The open rounds of a tournament being finished, one sentence each ("La ronda 4 sigue
+    abierta (faltan 2 mesas)"), from ``(number, tables, missing)`` (the params of DomainError
+    "open_rounds", ``services.open_rounds_refusal``)."""
+    lines = []
+    for number, tables, missing in open_rounds:
+        if not tables:
+            text = _("La ronda {number} sigue abierta (sin mesas)")
+        elif missing:
+            text = ngettext(
+                "La ronda {number} sigue abierta (falta {count} mesa)",
+                "La ronda {number} sigue abierta (faltan {count} mesas)",
+                missing,
+            )
+        else:
+            text = _("La ronda {number} sigue abierta (todas sus mesas tienen resultado)")
+        lines.append(text.format(number=number, count=missing))
+    return lines
+
+
 def _tournament_page(
-    request, t, *, entry_form=None, import_form=None, import_errors=None, status=200
+    request,
+    t,
+    *,
+    entry_form=None,
+    import_form=None,
+    import_errors=None,
+    import_notes=None,
+    sorteo=None,
+    status=200,
 ):
+    """The tournament's page; a refused form comes back in it with what was typed and its
+    errors: ``entry_form``, ``import_form`` (+ ``import_errors``, the refused lines, and
+    ``import_notes``, how the file was read), or
+    ``sorteo`` (``position``, the posted ``order`` of entry ids and the ``error``, with the
+    ``slot`` index to focus)."""
     system = systems.of(t)
     lines = t.standings()
     rounds = list(t.rounds.order_by("number"))
+    tied_groups = _sorteo_groups(_tied_groups(lines), sorteo)
+    if sorteo is not None and not any(g["error"] for g in tied_groups):
+        messages.error(request, sorteo["error"])  # no such tied group (any more): at the top
     return render(
         request,
         "tournaments/manage/tournament.html",
@@ -110,7 +162,8 @@ def _tournament_page(
             "import_form": import_form
             or ImportForm(castigos=systems.CASTIGOS in system.actions(t)),
             "import_errors": import_errors or [],
-            "tied_groups": _tied_groups(lines),
+            "import_notes": import_notes or [],
+            "tied_groups": tied_groups,
             "actions": system.actions(t),
             "show_mode": len(system.modes) > 1,
             "import_hint": system.import_hint,
@@ -140,6 +193,34 @@ def _tied_groups(lines) -> list[list]:
     return [g for g in groups.values() if len(g) > 1]
 
 
+def _sorteo_groups(groups: list[list], refused: dict | None) -> list[dict]:
+    """The sorteo forms of the tied ``groups``: ``position``, ``lines`` (the tied standings
+    lines), and ``slots``, one per place (``index``, the entry pk ``chosen`` for it, and
+    ``focus``): the standings order, or, for the group of a refused sorteo (``refused``, see
+    ``_tournament_page``), the order posted with its ``error``."""
+    out = []
+    for group in groups:
+        position = group[0].row.position
+        chosen = [str(line.entry.pk) for line in group]
+        error, focus = None, None
+        if refused is not None and refused["position"] == str(position):
+            posted = refused["order"][: len(group)]
+            chosen = posted + chosen[len(posted) :]
+            error, focus = refused["error"], refused["slot"]
+        out.append(
+            {
+                "position": position,
+                "lines": group,
+                "error": error,
+                "slots": [
+                    {"index": i, "chosen": pk, "focus": i == focus}
+                    for i, pk in enumerate(chosen, start=1)
+                ],
+            }
+        )
+    return out
+
+
 @director_required
 @require_safe
 def tournament_manage(request, slug):
@@ -165,7 +246,19 @@ def entry_add(request, slug):
         entry = services.register_entry(acting_user=request.user, tournament=t, players=players)
         request.submission.saved(reverse("manage:tournament", args=[t.slug]))
     except DomainError as exc:
-        form.add_error(None, exc.message)
+        field = None
+        if exc.code == "entry_size":
+            field = "player2" if "player2" in form.fields else "player1"
+        elif "name" in exc.params:  # about one of the players: beside the one it names
+            field = next(
+                (
+                    key
+                    for key, player in form.cleaned_data.items()
+                    if getattr(player, "full_name", None) == exc.params["name"]
+                ),
+                None,
+            )
+        place_error(form, exc, {exc.code: field} if field else {})
         return _tournament_page(request, t, entry_form=form, status=400)
     messages.success(request, _("Inscrito: {name}.").format(name=entry.name))
     return redirect("manage:tournament", slug=t.slug)
@@ -174,10 +267,36 @@ def entry_add(request, slug):
 @director_required
 @require_POST
 def entry_remove(request, slug, entry_id):
+    """Remove an entry that has not played (``services.remove_entry``), once the director said
+    yes (``confirm.py``: without ``confirm=1``, the confirmation page; an entry that already
+    played is refused at once, with a message). Then "Inscripción de … quitada." on the
+    tournament's page. Withdrawing an entry that played is ``entry_drop``."""
     t = managed_tournament(request, slug)
-    entry = get_object_or_404(Entry, pk=entry_id, tournament=t)
-    try:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player1", "player2"), pk=entry_id, tournament=t
+    )
+
+    def write():
         services.remove_entry(acting_user=request.user, entry=entry)
+
+    def question():
+        return confirmation(
+            request,
+            question=_("¿Quitar la inscripción de {name}?").format(name=entry.name),
+            details=[
+                _("{name} deja de estar inscrito en «{tournament}».").format(
+                    name=entry.name, tournament=t.name
+                ),
+                _("Para volver a inscribirlo, inscríbelo de nuevo."),
+            ],
+            action=reverse("manage:entry_remove", args=[t.slug, entry.pk]),
+            cancel_url=reverse("manage:tournament", args=[t.slug]),
+            button=_("Sí, quitar"),
+        )
+
+    try:
+        if page := ask_first(request, write, question):
+            return page
         messages.success(request, _("Inscripción de {name} quitada.").format(name=entry.name))
     except DomainError as exc:
         messages.error(request, exc.message)
@@ -224,19 +343,19 @@ def seat_change_text(change, name: str) -> str:
     elif change.kind == "rest":
         text = ngettext(
             "Ronda {round}: se quitó la mesa {table}; {others} descansa en esa ronda "
-            "(descanso según la regla del torneo). Si prefiere emparejarlo, vuelva a "
+            "(descanso según la regla del torneo). Si prefieres emparejarlo, vuelve a "
             "emparejar la ronda {round} mientras no tenga resultados.",
             "Ronda {round}: se quitó la mesa {table}; {others} descansan en esa ronda "
-            "(descanso según la regla del torneo). Si prefiere emparejarlos, vuelva a "
+            "(descanso según la regla del torneo). Si prefieres emparejarlos, vuelve a "
             "emparejar la ronda {round} mientras no tenga resultados.",
             count,
         )
     elif change.kind == "reseat":
         text = ngettext(
             "Ronda {round}: se quitó la mesa {table}; {others} queda sin mesa ni descanso. "
-            "Vuelva a emparejar la ronda {round} para sentarlo.",
+            "Vuelve a emparejar la ronda {round} para sentarlo.",
             "Ronda {round}: se quitó la mesa {table}; {others} quedan sin mesa ni descanso. "
-            "Vuelva a emparejar la ronda {round} para sentarlos.",
+            "Vuelve a emparejar la ronda {round} para sentarlos.",
             count,
         )
     elif change.kind == "play_on":
@@ -250,7 +369,7 @@ def seat_change_text(change, name: str) -> str:
         text = _("Ronda {round}: {name} descansa, como en el calendario del todos con todos.")
     elif change.kind == "unseated":
         text = _(
-            "Ronda {round}: ya está emparejada y {name} no tiene mesa. Vuelva a emparejar "
+            "Ronda {round}: ya está emparejada y {name} no tiene mesa. Vuelve a emparejar "
             "la ronda {round} para sentarlo."
         )
     else:  # "missed"
@@ -287,13 +406,16 @@ def round_robin(request, slug):
 @require_POST
 @submitted_once
 def import_file(request, slug):
-    """Upload form of the CSV imports (results or castigos); all-or-nothing. The imports are
+    """Upload form of the imports (results or castigos): CSV separated by commas, semicolons or
+    tabs, in UTF-8, UTF-16 or Windows-1252, or an .xlsx workbook (``imports.reading
+    .open_file``; how it was read, when not UTF-8, is said with the outcome); all-or-nothing. The imports are
     idempotent by themselves (a file imported again finds its results and castigos recorded
     and stores nothing new); the form's one-time token (``access.one_submission``) also spares
     a second copy the whole run and answers it as any repeated form: "Ya se había guardado".
 
     A results file is imported in the background (``tasks.start_import``): what can be checked
-    at once is (the form, the size, the encoding, the header and the CSV syntax: a refusal
+    at once is (the form, the size, the encoding, the header, a file with no rows and the CSV
+    syntax: a refusal of the whole file is said in one sentence; a refusal
     answers 400 with the tournament's page, as before, and nothing is queued); then the job is
     created and the answer goes to its progress page (``import_job``). A castigos file (a few
     lines, no tables to write) is still imported in the request."""
@@ -313,32 +435,39 @@ def import_file(request, slug):
         form.add_error("file", _("El archivo pasa de 5 MB."))
         return _tournament_page(request, t, import_form=form, status=400)
     data = upload.read()
+    notes: list[str] = []  # how the file was read, when it was not UTF-8 text
     try:
         if form.cleaned_data["kind"] == "results":
-            text = reading.decode(data)
+            source = reading.open_file(data)  # CSV (, ; or tab; UTF-8, UTF-16, cp1252) or .xlsx
+            text, notes = source.text, source.notes
             header = tuple(systems.of(t).import_header)
-            if header:  # the file-level refusals at once: encoding, header, size, CSV syntax
+            if header:  # the file-level refusals at once: encoding, header, rows, CSV syntax
                 reading.read_rows(text, header)
         else:
             warnings: list[str] = []
             n = imports.import_castigos(
-                acting_user=request.user, tournament=t, data=data, warnings=warnings
+                acting_user=request.user, tournament=t, data=data, warnings=warnings, notes=notes
             )
             request.submission.saved(reverse("manage:tournament", args=[t.slug]))
             messages.success(request, _("Castigos importados: {count}.").format(count=n))
+            for note in notes:
+                messages.info(request, note)
             for warning in warnings:
                 messages.warning(request, warning)
             return redirect("manage:tournament", slug=t.slug)
     except DomainError as exc:
-        errors = list(getattr(exc, "errors", []) or [])
+        errors = list(getattr(exc, "listed", []) or [])  # a whole-file refusal: its sentence
         form.add_error(None, exc.summary if errors else exc.message)
-        return _tournament_page(request, t, import_form=form, import_errors=errors, status=400)
+        return _tournament_page(
+            request, t, import_form=form, import_errors=errors, import_notes=notes, status=400
+        )
     job = tasks.start_import(
         acting_user=request.user,
         tournament=t,
         file_name=upload.name or "",
         text=text,
         language=get_language(),
+        notes=notes,
     )
     url = reverse("manage:import_job", args=[t.slug, job.pk])
     request.submission.saved(url)
@@ -394,6 +523,7 @@ def _job_context(request, t, job: ImportJob) -> dict:
         context.update(
             refusal=refusal,
             import_errors=[tuple(e) for e in refusal.get("errors", [])],
+            import_notes=refusal.get("notes", []),
             import_form=ImportForm(castigos=systems.CASTIGOS in system.actions(t)),
             import_hint=system.import_hint,
             actions=system.actions(t),
@@ -403,8 +533,9 @@ def _job_context(request, t, job: ImportJob) -> dict:
 
 def _report_messages(t, report: dict) -> list[tuple[str, str]]:
     """(level, sentence) of a finished import, as the tournament page said them when the
-    import ran in the request: the counts, each warning, and "now public" for a draft the
-    import started."""
+    import ran in the request: the counts, how the file was read (when not UTF-8), the players
+    it created (``new_players_text``), each warning, and "now public" for a draft the import
+    started."""
     said = [
         (
             "success",
@@ -417,6 +548,9 @@ def _report_messages(t, report: dict) -> list[tuple[str, str]]:
             ),
         )
     ]
+    said += [("info", str(note)) for note in report.get("notes", [])]
+    if report.get("new_players"):
+        said.append(("info", new_players_text(report["new_players"])))
     said += [("warning", str(w)) for w in report.get("warnings", [])]
     if report.get("published"):
         said.append(
@@ -429,6 +563,27 @@ def _report_messages(t, report: dict) -> list[tuple[str, str]]:
             )
         )
     return said
+
+
+#: The most names ``new_players_text`` lists; the rest are counted.
+NEW_PLAYERS_LISTED = 50
+
+
+def new_players_text(full_names: list[str]) -> str:
+    """The players an import created, in one sentence: "Jugadores nuevos (2): «Ana Ruiz» y
+    «Beto Gil»." (at most ``NEW_PLAYERS_LISTED`` names, then "y 12 más")."""
+    from tournaments.imports.reading import quoted_list
+
+    count = len(full_names)
+    if count > NEW_PLAYERS_LISTED:
+        shown = ", ".join(f"«{name}»" for name in full_names[:NEW_PLAYERS_LISTED])
+        rest = count - NEW_PLAYERS_LISTED
+        listed = shown + " " + ngettext("y {count} más", "y {count} más", rest).format(count=rest)
+    else:
+        listed = quoted_list(full_names)
+    return ngettext(
+        "Jugador nuevo: {names}.", "Jugadores nuevos ({count}): {names}.", count
+    ).format(count=count, names=listed)
 
 
 @director_required
@@ -457,31 +612,47 @@ def import_retry(request, slug, job_id):
 @require_POST
 @submitted_once
 def sorteo(request, slug):
-    """Record a draw of lots for a tied group: POST ``entry`` ids in the drawn order. A second
+    """Record a draw of lots for a tied group: POST ``entry`` ids in the drawn order (and the
+    group's ``position``). A refusal (400) shows the tournament's page with that group's
+    choices as posted and the message inside its form, the place to correct focused. A second
     copy of the form (its one-time token) records nothing: the lots stand as drawn, with one
     entry in their history."""
     t = managed_tournament(request, slug)
     if request.submission.repeated:
         return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
     ids = request.POST.getlist("entry")
+
+    def refused(error: str, slot: int = 1):
+        return _tournament_page(
+            request,
+            t,
+            sorteo={
+                "position": request.POST.get("position", ""),
+                "order": [str(x) for x in ids],
+                "error": error,
+                "slot": slot,
+            },
+            status=400,
+        )
+
     try:
         entry_ids = [int(x) for x in ids]
     except ValueError:
-        messages.error(request, _("Orden de sorteo no válido."))
-        return redirect("manage:tournament", slug=t.slug)
+        return refused(_("Orden de sorteo no válido."))
     if len(set(entry_ids)) != len(entry_ids):
-        messages.error(request, _("En el sorteo cada competidor debe aparecer una sola vez."))
-        return redirect("manage:tournament", slug=t.slug)
+        twice = next(i for i, pk in enumerate(entry_ids) if pk in entry_ids[:i])
+        return refused(
+            _("En el sorteo cada competidor debe aparecer una sola vez."), slot=twice + 1
+        )
     entries = {e.pk: e for e in Entry.objects.filter(tournament=t, pk__in=entry_ids)}
     if len(entries) != len(entry_ids):
-        messages.error(request, _("El sorteo incluye competidores que no son de este torneo."))
-        return redirect("manage:tournament", slug=t.slug)
+        return refused(_("El sorteo incluye competidores que no son de este torneo."))
     try:
         services.record_sorteo(
             acting_user=request.user, tournament=t, entries_in_order=[entries[i] for i in entry_ids]
         )
-        request.submission.saved(reverse("manage:tournament", args=[t.slug]))
-        messages.success(request, _("Sorteo registrado."))
     except DomainError as exc:
-        messages.error(request, exc.message)
+        return refused(exc.message)
+    request.submission.saved(reverse("manage:tournament", args=[t.slug]))
+    messages.success(request, _("Sorteo registrado."))
     return redirect("manage:tournament", slug=t.slug)

@@ -1,0 +1,108 @@
+"""No page of the site leaves an error in the browser's console (issue "words", point 4): every
+public page, the directors' pages and the admin's (index, a list, a change form, a history
+page), in headless Chromium. Collected: console messages of type "error" (a resource that
+failed to load, as a missing icon, and every Content-Security-Policy refusal, which Chromium
+reports there), uncaught script errors ("pageerror") and the page's own
+``securitypolicyviolation`` events. The list must be empty: a failure names each page and what
+broke on it."""
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from tournaments.models import Result
+
+#: Records CSP violations seen by the page itself (an init script: no inline script is needed).
+WATCH_CSP = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__cspViolations.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline'));
+});
+"""
+
+
+class ConsoleWatch:
+    """What went wrong on the pages a Playwright page visited, page by page."""
+
+    def __init__(self, page):
+        self.page = page
+        self.problems: list[str] = []
+        page.add_init_script(WATCH_CSP)
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.problems.append(f"{page.url}: pageerror {exc}"))
+
+    def _console(self, message):
+        if message.type == "error":
+            self.problems.append(f"{self.page.url}: console {message.text}")
+
+    def visit(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.wait_for_load_state("networkidle")
+        for violation in self.page.evaluate("window.__cspViolations || []"):
+            self.problems.append(f"{self.page.url}: CSP {violation}")
+
+
+def _public_urls(base: str, t, finished, player) -> list[str]:
+    return [
+        base + reverse("public:home"),
+        base + reverse("public:tournaments"),
+        base + reverse("public:tournament", args=[t.slug]),
+        base + reverse("public:find_table", args=[t.slug]),
+        base + reverse("public:find_table", args=[t.slug]) + "?q=amparo",
+        base + reverse("public:standings", args=[t.slug]),
+        base + reverse("public:round", args=[t.slug, 1]),
+        base + reverse("public:round_print", args=[t.slug, 1]),
+        base + reverse("public:tournament", args=[finished.slug]),
+        base + reverse("public:standings", args=[finished.slug]),
+        base + reverse("rankings:ranking"),
+        base + reverse("rankings:player", args=[player.pk]),
+        base + reverse("rankings:calculator"),
+        base + reverse("glossary"),
+        base + reverse("login"),
+    ]
+
+
+def test_no_page_leaves_an_error_in_the_console(live_server, club, desktop, director, login):
+    from tournaments.models import Tournament
+
+    base = live_server.url
+    t = club["t"]
+    finished = Tournament.objects.get(name="Torneo de la Vendimia")
+    player = club["players"]["Amparo Rivas"]
+    watch = ConsoleWatch(desktop)
+
+    for url in _public_urls(base, t, finished, player):
+        watch.visit(url)
+
+    login(desktop)
+    for url in (
+        reverse("manage:home"),
+        reverse("manage:players"),
+        reverse("manage:player_add"),
+        reverse("manage:tournament_add"),
+        reverse("manage:tournament", args=[t.slug]),
+        reverse("manage:tournament_edit", args=[t.slug]),
+        reverse("manage:round", args=[t.slug, 1]),
+        reverse("manage:pairings", args=[t.slug, 1]),
+    ):
+        watch.visit(base + url)
+
+    User.objects.create_superuser("raiz", password="clave-de-prueba-2")
+    desktop.context.clear_cookies()
+    desktop.goto(f"{base}/admin/login/")
+    desktop.fill("#id_username", "raiz")
+    desktop.fill("#id_password", "clave-de-prueba-2")
+    desktop.locator("input[type=submit]").click()
+    desktop.wait_for_url(lambda url: "/login/" not in url)
+    result = Result.objects.filter(table__round__tournament=finished).order_by("pk").first()
+    for url in (
+        reverse("admin:index"),
+        reverse("admin:tournaments_tournament_changelist"),
+        reverse("admin:tournaments_tournament_change", args=[finished.pk]),
+        reverse("admin:tournaments_tournament_history", args=[finished.pk]),
+        reverse("admin:tournaments_result_change", args=[result.pk]),
+        reverse("admin:tournaments_result_history", args=[result.pk]),
+        reverse("admin:axes_accessattempt_changelist"),
+    ):
+        watch.visit(base + url)
+
+    assert watch.problems == []

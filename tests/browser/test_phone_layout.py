@@ -1,0 +1,442 @@
+"""Phone first (issue "the number that matters is off-screen", points 1 and 3).
+
+At 360 px every public table shows its key figures without sideways scrolling, in Spanish,
+English and Russian, with long names: the ranking (position, name, rating, change), a player's
+games (date, rivals, result, change, rating), the standings of every system (position, name,
+points, first tiebreak) and the tournament list (date, name); the other figures are in the
+line's detail under the name. At 1280 px a player's games table fits whole. Every control on the
+main public and director pages is at least 44 × 44 px; the header is one compact row; the
+language changes in one tap; the ranking's year filter updates the address and the heading.
+
+The key columns are marked in the tables' heads (``thead th[data-key]``); a key whose column is
+hidden on a phone is shown in the line itself (``[data-key]`` inside the row: a player's dates).
+"""
+
+import datetime as dt
+import re
+
+import pytest
+
+LONG_ES = "María de los Ángeles Fernández-Villaverde"
+LONG_RU = "Александра Константиновна Верещагина-Преображенская"
+OTHERS = [
+    "Bartolomé Esteban Murillo-Quintanilla",
+    "Ксенофонт Вениаминович Преображенский",
+    "Leocadia Zamora",
+    "Nicasio Urdiales",
+    "Olvido Carranza",
+    "Prudencio Lastra",
+]
+LONG_TOURNAMENT = "Gran Premio de Dominó de las Marismas del Guadalquivir"
+LANGUAGES = ("es", "en", "ru")
+
+# Where each key figure sits: for every key, the column headed th[data-key=key] when that head
+# is shown, else an element [data-key=key] inside the row. Each must be visible and lie within
+# [0, viewport width]; the table's box must not scroll sideways. Returns the problems found and
+# the number of rows looked at.
+KEY_CHECK = """([selector, keys]) => {
+  const width = document.documentElement.clientWidth;
+  const table = document.querySelector(selector);
+  if (!table) return {problems: [`no ${selector}`], rows: 0};
+  const problems = [];
+  const inside = (el, what) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) problems.push(`${what}: hidden`);
+    else if (r.left < 0 || r.right > width + 0.5)
+      problems.push(`${what}: ${Math.round(r.left)}..${Math.round(r.right)} outside 0..${width}`);
+  };
+  const box = table.closest('.table-scroll');
+  if (box && box.scrollWidth > box.clientWidth)
+    problems.push(`${selector}: its box scrolls (${box.scrollWidth} > ${box.clientWidth})`);
+  const rows = [...table.tBodies[0].rows];
+  for (const key of keys) {
+    const head = table.querySelector(`thead th[data-key="${key}"]`);
+    if (!head) { problems.push(`${selector}: no head for ${key}`); continue; }
+    const shown = head.getBoundingClientRect().width > 0;
+    if (shown) inside(head, `${key} head`);
+    rows.forEach((row, i) => {
+      let cell = shown ? row.cells[head.cellIndex]
+        : [...row.querySelectorAll(`[data-key="${key}"]`)].find((el) => el.getBoundingClientRect().width > 0);
+      if (!cell) problems.push(`${key} row ${i + 1}: missing`);
+      else inside(cell, `${key} row ${i + 1} «${cell.textContent.trim().slice(0, 30)}»`);
+    });
+  }
+  return {problems, rows: rows.length};
+}"""
+
+# The controls a finger must hit: every visible button, input (a checkbox or radio by its
+# label, which is its target), select, textarea and summary; every link that stands alone as a
+# control: in the header, a nav, the footer, a pager, .actions, .cards, .years, the crumbs, and
+# every a.button. Links inside running text (a sentence, a table cell: names in tables, the
+# "Settings" link of a tournament's summary line) are exempt, as WCAG 2.5.8 exempts inline
+# targets.
+CONTROLS = """() => {
+  const selector = 'button, input:not([type=hidden]), select, textarea, summary, a.button, '
+    + 'header a, nav a, footer a, .pager a, .actions a, .cards a, .years a, .crumbs a';
+  const small = [];
+  let count = 0;
+  for (const el of document.querySelectorAll(selector)) {
+    let target = el;
+    if (el.matches('input[type=checkbox], input[type=radio]'))
+      target = el.closest('label') || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el;
+    const r = target.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;  // not shown at this width
+    count += 1;
+    if (r.width < 44 || r.height < 44) {
+      const words = (el.textContent || el.value || el.name || '').trim().replace(/\\s+/g, ' ').slice(0, 30);
+      small.push(`${el.tagName.toLowerCase()} «${words}» ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
+  }
+  return {count, small};
+}"""
+
+
+@pytest.fixture
+def field(director, monkeypatch):
+    """Long names everywhere: eight players (two with very long names, in Spanish and in
+    Russian) in a finished pairs dominó tournament this year (two rounds, rated), a small one
+    last year, a running individual dominó tournament, a Swiss and a table-game evening, each
+    with a round played. Pages of 5 in the ranking and of 2 in a player's games, so the pagers
+    show."""
+    from django.utils import timezone
+
+    from rankings import views as ranking_views
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    monkeypatch.setattr(ranking_views, "RANKING_PAGE_SIZE", 5)
+    monkeypatch.setattr(ranking_views, "PLAYER_GAMES_PAGE_SIZE", 2)
+    today = timezone.localdate()
+    names = [LONG_ES, LONG_RU, *OTHERS]
+    p = [services.create_player(acting_user=director, full_name=name) for name in names]
+
+    def entries(t, groups):
+        return [
+            services.register_entry(acting_user=director, tournament=t, players=g) for g in groups
+        ]
+
+    def play(t, number, tables, results, *, close=True):
+        rnd = services.set_pairings(
+            acting_user=director, tournament=t, round_number=number, tables=tables
+        )
+        for table, values in zip(rnd.tables.order_by("number"), results, strict=True):
+            services.record_result(acting_user=director, table=table, version=0, **values)
+        if close:
+            services.close_round(acting_user=director, round=rnd)
+
+    def finish(t):
+        return services.update_tournament(
+            acting_user=director, tournament=t, status=Tournament.Status.FINISHED
+        )
+
+    last_year = services.create_tournament(
+        acting_user=director,
+        name="Liga de Invierno",
+        date=dt.date(today.year - 1, 6, 1),
+        mode="pairs",
+        target=100,
+    )
+    e = entries(last_year, [[p[0], p[2]], [p[1], p[3]]])
+    play(last_year, 1, [([e[0]], [e[1]])], [{"tantos_a": 100, "tantos_b": 64}])
+    finish(last_year)
+
+    pairs = services.create_tournament(
+        acting_user=director, name=LONG_TOURNAMENT, date=today, mode="pairs", target=100
+    )
+    e = entries(pairs, [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]], [p[6], p[7]]])
+    play(
+        pairs,
+        1,
+        [([e[0]], [e[1]]), ([e[2]], [e[3]])],
+        [{"tantos_a": 100, "tantos_b": 35}, {"tantos_a": 100, "tantos_b": 80}],
+    )
+    play(
+        pairs,
+        2,
+        [([e[0]], [e[2]]), ([e[1]], [e[3]])],
+        [{"tantos_a": 72, "tantos_b": 100}, {"tantos_a": 100, "tantos_b": 99}],
+    )
+    pairs = finish(pairs)
+
+    individual = services.create_tournament(
+        acting_user=director,
+        name="Individual de los Jueves",
+        date=today,
+        mode="individual",
+        target=100,
+        rounds_planned=3,
+        status="registration",
+    )
+    e = entries(individual, [[x] for x in p])
+    play(
+        individual,
+        1,
+        [([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])],
+        [{"tantos_a": 100, "tantos_b": 60}, {"tantos_a": 45, "tantos_b": 100}],
+        close=False,
+    )
+    individual = services.update_tournament(
+        acting_user=director, tournament=individual, status="running"
+    )
+
+    swiss = services.create_tournament(
+        acting_user=director,
+        name="Suizo de Otoño",
+        date=today,
+        system="swiss",
+        mode="single",
+        best_of=3,
+        rounds_planned=3,
+    )
+    e = entries(swiss, [[x] for x in p])
+    play(
+        swiss,
+        1,
+        [([e[k]], [e[k + 4]]) for k in range(4)],
+        [
+            {"games_a": 2, "games_b": 1, "games_drawn": 0},
+            {"games_a": 0, "games_b": 2, "games_drawn": 0},
+            {"games_a": 2, "games_b": 0, "games_drawn": 0},
+            {"games_a": 1, "games_b": 1, "games_drawn": 1},
+        ],
+    )
+
+    table_game = services.create_tournament(
+        acting_user=director, name="Noche de Mesa", date=today, system="table", rounds_planned=2
+    )
+    e = entries(table_game, [[x] for x in p[:7]])
+    rnd = services.set_seating(
+        acting_user=director, tournament=table_game, round_number=1, tables=[e[:4], e[4:]]
+    )
+    for table, vps in zip(rnd.tables.order_by("number"), [(10, 8, 7, 5), (9, 9, 6)], strict=True):
+        seated = list(table.seats.order_by("position"))
+        services.record_result(
+            acting_user=director,
+            table=table,
+            version=table.version,
+            scores={s.entry_id: vp for s, vp in zip(seated, vps, strict=True)},
+        )
+    services.close_round(acting_user=director, round=rnd)
+
+    return {
+        "players": p,
+        "pairs": pairs,
+        "individual": individual,
+        "swiss": Tournament.objects.get(pk=swiss.pk),
+        "table": Tournament.objects.get(pk=table_game.pk),
+        "year": today.year,
+    }
+
+
+def in_language(page, live_server, lang):
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+
+
+def check_keys(page, selector, keys, rows):
+    """The key columns of the table ``selector`` lie on the screen, in each of its ``rows``."""
+    found = page.evaluate(KEY_CHECK, [selector, keys])
+    assert found["problems"] == [], f"{page.url}: {found['problems']}"
+    assert found["rows"] == rows, f"{page.url}: {found['rows']} rows in {selector}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_key_columns_fit_a_phone_in_every_language(
+    live_server, field, phone, lang, expect, screenshot, no_sideways_scroll
+):
+    page = phone
+    in_language(page, live_server, lang)
+    es = field["players"][0]
+
+    def visit(path, shot):
+        page.goto(live_server.url + path)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        no_sideways_scroll(page)
+        screenshot(page, f"phone-{shot}-{lang}")
+
+    # The ranking: five a page (the pager shows), position, name, rating and change on screen.
+    visit("/ranking/", "ranking")
+    check_keys(page, "#ranking table.data", ["position", "name", "rating", "change"], 5)
+    expect(page.locator("#ranking tbody th.name", has_text=LONG_ES)).to_have_count(1)
+    minor = page.locator("#ranking thead th.minor")  # games and last game: in the detail
+    expect(minor).to_have_count(2)
+    expect(minor.first).to_be_hidden()
+    expect(minor.last).to_be_hidden()
+    detail = page.locator("#ranking tbody tr", has_text=LONG_ES).locator(".detail")
+    expect(detail).to_be_visible()
+    if lang == "es":  # her three games this year: two of the pairs, one of the individual
+        expect(detail).to_have_text(re.compile(r"^Partidas 3 · Última partida \d\d/\d\d/\d{4}$"))
+
+    # Her page: two games a page, date, rivals, result, change and rating on screen; the
+    # tournament and the expected score in the line's detail.
+    visit(f"/ranking/jugador/{es.pk}/", "player")
+    check_keys(page, "table.data.games", ["date", "opponents", "result", "change", "rating"], 2)
+    first = page.locator("table.games tbody tr").first
+    expect(first.locator("th.name")).to_be_hidden()
+    detail = first.locator("td.opponents .detail").last
+    expect(detail).to_be_visible()
+    if lang == "es":  # the newest game: round 2 of the pairs, beside her partner
+        expect(detail).to_have_text(
+            f"{LONG_TOURNAMENT} R2 M1 · Compañero: {LONG_RU} · Esperado 0,533 · Obtenido 0,324"
+            " · K 32,00"
+        )
+    else:
+        expect(detail).to_contain_text(LONG_TOURNAMENT)
+    expect(page.locator(".chart .x-tick")).to_have_text(["1", "2", "3"])
+
+    # The standings of every system: pairs and individual dominó, Swiss, table games.
+    for key, rows in (("pairs", 4), ("individual", 8), ("swiss", 8), ("table", 7)):
+        t = field[key]
+        visit(f"/torneos/{t.slug}/clasificacion/", f"standings-{key}")
+        check_keys(page, "#standings table.data", ["position", "name", "points", "tiebreak"], rows)
+        expect(page.locator("#standings tbody .detail").first).to_be_visible()
+    # Pairs: her pair's line, wrapped, with its other figures under the name.
+    if lang == "es":
+        visit(f"/torneos/{field['pairs'].slug}/clasificacion/", "standings-pairs")
+        line = page.locator("#standings tbody tr", has_text=LONG_ES)
+        expect(line.locator(".detail .item")).to_have_text(
+            [
+                "PJ 2",
+                "TF 172",
+                "TC 135",
+                "Castigos 0",
+                "Efectividad 37",
+                "Descansos 0",
+                "por juegos ganados",
+            ]
+        )
+        name_box = line.locator("th.name").bounding_box()
+        assert name_box["height"] > 60  # the long names wrap over several lines
+
+    # The tournament page carries the same standings.
+    visit(f"/torneos/{field['swiss'].slug}/", "tournament-swiss")
+    check_keys(page, "#standings table.data", ["position", "name", "points", "tiebreak"], 8)
+
+    # The tournament list: date and name, the rest under the name.
+    visit("/torneos/", "tournaments")
+    check_keys(page, "table.data", ["date", "name"], 4)
+    visit(f"/torneos/?year={field['year'] - 1}", "tournaments-last-year")
+    check_keys(page, "table.data", ["date", "name"], 1)
+
+    visit("/", "home")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_players_games_fit_a_laptop_whole(live_server, field, desktop, lang, screenshot):
+    page = desktop
+    in_language(page, live_server, lang)
+    page.goto(f"{live_server.url}/ranking/jugador/{field['players'][1].pk}/")
+    box = page.evaluate("""() => {
+        const box = document.querySelector('table.games').closest('.table-scroll');
+        const right = box.getBoundingClientRect().right;
+        const heads = [...document.querySelectorAll('table.games thead th')].map((th) => {
+            const r = th.getBoundingClientRect();
+            return [th.textContent.trim(), r.width > 0 && r.right <= right + 0.5];
+        });
+        return {scroll: box.scrollWidth, client: box.clientWidth, heads};
+    }""")
+    assert box["scroll"] <= box["client"], box
+    assert len(box["heads"]) == 10 and all(shown for _, shown in box["heads"]), box["heads"]
+    assert box["heads"][7][0] == "K"
+    screenshot(page, f"laptop-player-{lang}")
+
+
+def _small_controls(page, url):
+    page.goto(url)
+    found = page.evaluate(CONTROLS)
+    assert found["count"] >= 5, f"{url}: only {found['count']} controls found"
+    return [f"{url}: {s}" for s in found["small"]]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_control_is_44_px_on_a_phone(live_server, field, phone, login, lang):
+    page = phone
+    in_language(page, live_server, lang)
+    t, individual = field["pairs"], field["individual"]
+    es = field["players"][0]
+    public = [
+        "/",
+        "/torneos/",
+        f"/torneos/{individual.slug}/",
+        f"/torneos/{individual.slug}/ronda/1/",
+        f"/torneos/{individual.slug}/clasificacion/",
+        f"/torneos/{individual.slug}/mesa/",
+        f"/torneos/{individual.slug}/mesa/?q=maria",
+        "/ranking/",
+        "/ranking/?page=2",
+        f"/ranking/jugador/{es.pk}/",
+        f"/ranking/jugador/{es.pk}/?page=2",
+        "/glosario/",
+    ]
+    small = []
+    for path in public:
+        small += _small_controls(page, live_server.url + path)
+    login(page)
+    in_language(page, live_server, lang)
+    director = [
+        "/gestion/",
+        f"/gestion/torneos/{individual.slug}/",
+        f"/gestion/torneos/{individual.slug}/ronda/1/",
+        f"/gestion/torneos/{individual.slug}/ronda/2/emparejamientos/",
+        f"/gestion/torneos/{t.slug}/",
+        "/gestion/jugadores/",
+        f"/torneos/{individual.slug}/ronda/1/",
+    ]
+    for path in director:
+        small += _small_controls(page, live_server.url + path)
+    assert small == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_header_is_one_row_and_the_language_changes_in_one_tap(
+    live_server, field, phone, lang, expect, screenshot
+):
+    page = phone
+    in_language(page, live_server, lang)
+    individual = field["individual"]
+    page.goto(f"{live_server.url}/torneos/{individual.slug}/mesa/")
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= 64, header
+    screenshot(page, f"phone-header-{lang}")
+    # The page's language needs no button on a phone; the other two are one tap each.
+    current = page.locator(f".lang-switch button[value={lang}]")
+    expect(current).to_have_attribute("aria-current", "true")
+    expect(current).to_be_hidden()
+    others = [code for code in LANGUAGES if code != lang]
+    for code in others:
+        expect(page.locator(f".lang-switch button[value={code}]")).to_be_visible()
+    # A search typed on "find my table" stays through the change (static/js/forms.js).
+    page.locator("#q").press_sequentially("maria", delay=30)
+    expect(page.locator("#find-results .finding")).to_have_count(1)
+    page.locator(f".lang-switch button[value={others[0]}]").click()
+    expect(page.locator("html")).to_have_attribute("lang", others[0])
+    assert page.url.endswith(f"/torneos/{individual.slug}/mesa/?q=maria"), page.url
+    expect(page.locator("#find-results .finding")).to_contain_text(LONG_ES)
+
+
+def test_a_director_header_stays_small(live_server, field, phone, login):
+    page = phone
+    login(page)
+    page.goto(f"{live_server.url}/gestion/")
+    assert page.locator(".site-header").bounding_box()["height"] <= 2 * 44 + 16
+
+
+def test_the_ranking_year_filter_updates_the_address_and_the_heading(
+    live_server, field, desktop, expect
+):
+    page = desktop
+    year = field["year"]
+    page.goto(f"{live_server.url}/ranking/")
+    expect(page.locator("h1")).to_have_text(f"Ranking {year}")
+    page.evaluate("window.sameDocument = true")
+    page.select_option("#year", str(year - 1))
+    expect(page.locator("h1")).to_have_text(f"Ranking {year - 1}")
+    expect(page.locator("#ranking tbody th.name")).to_have_count(4)
+    expect(page).to_have_title(f"Ranking {year - 1}")
+    expect(page.locator("#ranking-links a").first).to_have_attribute(
+        "href", f"/ranking/{year - 1}.csv"
+    )
+    assert page.evaluate("window.sameDocument === true"), "the filter reloaded the page"
+    assert re.search(rf"/ranking/\?year={year - 1}(&|$)", page.url), page.url
+    # The address shows what is on screen: a reload keeps it.
+    page.reload()
+    expect(page.locator("h1")).to_have_text(f"Ranking {year - 1}")
