@@ -27,7 +27,8 @@ browser, proxy or CDN may keep a copy. ``clubsite.pagecache`` never stores them 
 
 from __future__ import annotations
 
-from django.urls import NoReverseMatch, register_converter, reverse
+from django.http import HttpResponseRedirect
+from django.urls import NoReverseMatch, Resolver404, register_converter, resolve, reverse
 
 #: Largest primary key: PostgreSQL's bigint (``BigAutoField``) and SQLite's INTEGER.
 MAX_ID = 2**63 - 1
@@ -122,3 +123,44 @@ class PrivatePagesMiddleware:
         if is_private_path(request.path_info):
             response["Cache-Control"] = PRIVATE_CACHE_CONTROL
         return response
+
+
+class FormOnlyAddressMiddleware:
+    """A plain visit (GET or HEAD) to an address that only takes a form (a ``require_POST``
+    view's 405, such as ``…/mesa/<id>/resultado/`` reloaded from the address bar, or the
+    language switcher sending a reader back to the page a refused form was answered on) goes to
+    the nearest page above it instead of a blank "405 Method Not Allowed": the path loses its
+    last segments until it names a page (``…/ronda/2/castigos/`` → ``…/ronda/2/``), answered
+    with a 303. Nothing is read or written on the way."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and request.method in ("GET", "HEAD")
+            and "GET" not in response.get("Allow", "")
+        ):
+            return HttpResponseSeeOther(page_above(request.path_info))
+        return response
+
+
+def page_above(path: str) -> str:
+    """The nearest address above ``path`` that the URL configuration knows (``"/"`` at worst):
+    ``"/gestion/torneos/copa/mesa/47/resultado/"`` → ``"/gestion/torneos/copa/"``."""
+    parts = [p for p in path.split("/") if p]
+    while parts:
+        parts.pop()
+        candidate = "/" + "".join(f"{p}/" for p in parts)
+        try:
+            resolve(candidate)
+        except Resolver404:
+            continue
+        return candidate
+    return "/"
+
+
+class HttpResponseSeeOther(HttpResponseRedirect):
+    status_code = 303

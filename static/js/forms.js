@@ -42,9 +42,12 @@
   });
   // The language switcher goes back to the page as it is now: a search typed on "find my table"
   // has changed the address (hx-replace-url) since the page, and its hidden "next", was made.
+  // On the answer to a plain form (data-fixed-next) the address only takes forms: the server's
+  // "next" (the page the form came from) stands.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form instanceof HTMLFormElement && form.classList.contains("lang-switch")) {
+    if (form instanceof HTMLFormElement && form.classList.contains("lang-switch") &&
+        !form.hasAttribute("data-fixed-next")) {
       var next = form.querySelector("input[name=next]");
       if (next) {
         next.value = window.location.pathname + window.location.search;

@@ -102,11 +102,20 @@ def screenshot():
 
 
 def assert_no_sideways_scroll(page, width: int = PHONE["width"]) -> None:
-    """The page itself never scrolls sideways on a phone; wide tables scroll inside .table-scroll."""
+    """The page never scrolls sideways on a phone, and no table needs a sideways swipe inside
+    its .table-scroll box either: every table ends inside the screen."""
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= width, (
         f"{page.url}: the page is {scroll_width}px wide on a {width}px screen"
     )
+    wide = page.evaluate(
+        """(width) => [...document.querySelectorAll('table')]
+             .map((t) => t.getBoundingClientRect())
+             .filter((r) => r.width > 0 && r.right > width + 0.5)
+             .map((r) => Math.round(r.right))""",
+        width,
+    )
+    assert wide == [], f"{page.url}: tables end at x = {wide} on a {width}px screen"
 
 
 @pytest.fixture

@@ -17,6 +17,8 @@ import re
 
 import pytest
 
+from tests.browser.conftest import assert_no_sideways_scroll
+
 LONG_ES = "María de los Ángeles Fernández-Villaverde"
 LONG_RU = "Александра Константиновна Верещагина-Преображенская"
 OTHERS = [
@@ -64,15 +66,11 @@ KEY_CHECK = """([selector, keys]) => {
   return {problems, rows: rows.length};
 }"""
 
-# The controls a finger must hit: every visible button, input (a checkbox or radio by its
-# label, which is its target), select, textarea and summary; every link that stands alone as a
-# control: in the header, a nav, the footer, a pager, .actions, .cards, .years, the crumbs, and
-# every a.button. Links inside running text (a sentence, a table cell: names in tables, the
-# "Settings" link of a tournament's summary line) are exempt, as WCAG 2.5.8 exempts inline
-# targets.
+# The controls a finger must hit: every visible link, button, input (a checkbox or radio by its
+# label, which is its target), select, textarea and summary: names in tables, headings' links
+# and detail lines included.
 CONTROLS = """() => {
-  const selector = 'button, input:not([type=hidden]), select, textarea, summary, a.button, '
-    + 'header a, nav a, footer a, .pager a, .actions a, .cards a, .years a, .crumbs a';
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary';
   const small = [];
   let count = 0;
   for (const el of document.querySelectorAll(selector)) {
@@ -342,6 +340,7 @@ def test_a_players_games_fit_a_laptop_whole(live_server, field, desktop, lang, s
 
 def _small_controls(page, url):
     page.goto(url)
+    assert_no_sideways_scroll(page)
     found = page.evaluate(CONTROLS)
     assert found["count"] >= 5, f"{url}: only {found['count']} controls found"
     return [f"{url}: {s}" for s in found["small"]]

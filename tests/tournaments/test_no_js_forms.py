@@ -738,3 +738,72 @@ def test_a_closed_round_reads_as_read_only(director_client, director, club):
     assert "Guardar mesa" not in body and "Borrar" not in body
     public = text(director_client.get(reverse("public:round", args=[t.slug, 1])))
     assert '<span class="badge">cerrada</span>' in public
+
+
+# --- the answer to a form, visited again ---------------------------------------------------------
+
+
+def test_the_language_switch_on_a_refused_form_goes_back_to_the_page_the_form_came_from(
+    director_client, club
+):
+    t, (first, _second) = club["t"], club["tables"]
+    round_page = reverse("manage:round", args=[t.slug, 1])
+    response = director_client.post(
+        reverse("manage:result_save", args=[t.slug, first.pk]),
+        {"tantos_a": "abc", "tantos_b": "61", "version": "1", "action": "save"},
+        HTTP_REFERER=f"http://testserver{round_page}?vista=1",
+    )
+    assert response.status_code == 400
+    body = text(response)
+    assert '<form method="get" action="/idioma/" class="lang-switch" data-fixed-next>' in body
+    assert input_value(body, "next") == f"{round_page}?vista=1"
+    switched = director_client.get("/idioma/", {"language": "en", "next": f"{round_page}?vista=1"})
+    assert (switched.status_code, switched["Location"]) == (302, f"{round_page}?vista=1")
+
+
+def test_the_language_switch_on_a_refused_form_without_referer_goes_to_the_page_above(
+    director_client, club
+):
+    t = club["t"]
+    response = director_client.post(
+        reverse("manage:castigo_add", args=[t.slug, 1]),
+        {"player": str(club["players"][1].pk), "tantos": "-3", "reason": "x"},
+        HTTP_REFERER="https://elsewhere.example/trap/",
+    )
+    assert response.status_code == 400
+    assert input_value(text(response), "next") == reverse("manage:round", args=[t.slug, 1])
+
+
+@pytest.mark.parametrize(
+    "name, args, above",
+    [
+        ("manage:result_save", lambda c: [c["t"].slug, c["tables"][0].pk], "manage:tournament"),
+        ("manage:castigo_add", lambda c: [c["t"].slug, 1], "manage:round"),
+        ("manage:round_close", lambda c: [c["t"].slug, 1], "manage:round"),
+        (
+            "manage:castigo_remove",
+            lambda c: [c["t"].slug, 1, c["castigo"].pk],
+            "manage:round",
+        ),
+        ("manage:player_delete", lambda c: [c["spare"].pk], "manage:player_edit"),
+        ("manage:sorteo", lambda c: [c["t"].slug], "manage:tournament"),
+    ],
+)
+def test_a_plain_visit_to_a_form_only_address_goes_to_the_page_above(
+    director_client, club, name, args, above
+):
+    url = reverse(name, args=args(club))
+    response = director_client.get(url)
+    assert response.status_code == 303
+    followed = director_client.get(url, follow=True)
+    assert followed.status_code == 200
+    assert all(status == 303 for _hop, status in followed.redirect_chain)
+    target = followed.redirect_chain[-1][0]
+    expected = {
+        "manage:tournament": reverse("manage:tournament", args=[club["t"].slug]),
+        "manage:round": reverse("manage:round", args=[club["t"].slug, 1]),
+        "manage:player_edit": reverse("manage:player_edit", args=[club["spare"].pk]),
+    }[above]
+    assert target == expected
+    assert Castigo.objects.filter(pk=club["castigo"].pk).exists()  # nothing written on the way
+    assert Player.objects.filter(pk=club["spare"].pk).exists()
