@@ -17,7 +17,7 @@ INSTALL_LOG := $(VENV)/install.log
 $(VENV)/.installed: pyproject.toml | check-python
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -c 'import sys; sys.exit(0) if sys.version_info >= (3, 12) else sys.exit("$(VENV) was made with an old Python: delete it and run make again.")'
-	@echo "Installing the site's packages in $(VENV) (a minute or two the first time; log: $(INSTALL_LOG))"
+	@echo "Installing the site's packages in $(VENV) (about 30 seconds the first time on a fast connection; log: $(INSTALL_LOG))"
 	@{ $(PY) -m pip install --upgrade pip && $(PY) -m pip install -e '.[test]'; } > $(INSTALL_LOG) 2>&1 \
 		|| { tail -n 25 $(INSTALL_LOG); echo "*** The installation failed: the whole log is in $(INSTALL_LOG)"; exit 1; }
 	@touch $@

@@ -193,7 +193,10 @@ LANGUAGE_CODE = env_choice(
 # language from the django_language cookie (set by the switcher, /idioma/), else from
 # Accept-Language; URLs carry no language prefix.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the switcher's choice is remembered for a year
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The site's own catalogs first (makemessages writes there), then the overrides of Django's
+# and its apps' own strings: the informal "tú" in Spanish, Django 6's strings its catalogs miss,
+# Russian phrasings that keep a model's name in the nominative (clubsite/locale_django).
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "clubsite" / "locale_django"]
 TIME_ZONE = env_time_zone("DJANGO_TIME_ZONE", "America/Mexico_City")
 USE_I18N = True
 USE_TZ = True

@@ -6,6 +6,7 @@ catalogue, fields without labels, raw stored values), and the history page keeps
 Content-Security-Policy (no inline style)."""
 
 import datetime as dt
+import html
 import re
 from html.parser import HTMLParser
 
@@ -60,6 +61,19 @@ ENGLISH = [
     r"\bUpdated at\b",
     r"\bqueue name\b",
     r"\bpriority\b",
+    r"\bAre you sure\b",
+    r"\bYes, I.m sure\b",
+    r"\bAll of the following related items\b",
+    r"\bCan (add|change|delete|view)\b",
+    r"\b[Hh]istorical\b",
+    r"\bEnter times in\b",
+]
+#: The formal "usted" of Django's own Spanish, which the site does not use (it says "tú").
+USTED = [
+    r"\b(Introduzca|Asegúrese|Seleccione|Escoja|Mantenga|Empiece|Elija|Escriba)\b",
+    r"\busted\b",
+    r"\b[Ss]u (contraseña|cuenta)\b",
+    r"\bfichero\b",
 ]
 #: Raw stored values the history page used to print, looked for in the text only (Django's
 #: yes/no icons keep "True"/"False" as their alt text).
@@ -204,18 +218,32 @@ def club(admin_user):
 
 
 def admin_pages(client) -> list[str]:
-    """The admin index, then for every registered model its list and, for its newest row,
-    its change page and its history page."""
-    urls = [reverse("admin:index")]
-    for model in admin.site._registry:
+    """The admin index and its password change, then for every registered model its list,
+    its add page (where adding is allowed) and, for its newest row, its change page, its
+    history page and its delete confirmation (where deleting is allowed)."""
+    urls = [reverse("admin:index"), reverse("admin:password_change")]
+    for model, model_admin in admin.site._registry.items():
         opts = model._meta
         name = f"admin:{opts.app_label}_{opts.model_name}"
         urls.append(reverse(f"{name}_changelist"))
+        if model_admin.has_add_permission(_superuser_request()):
+            urls.append(reverse(f"{name}_add"))
         row = model._default_manager.order_by("-pk").first()
         if row is not None:
             urls.append(reverse(f"{name}_change", args=[row.pk]))
             urls.append(reverse(f"{name}_history", args=[row.pk]))
+            if model_admin.has_delete_permission(_superuser_request(), row):
+                urls.append(reverse(f"{name}_delete", args=[row.pk]))
     return urls
+
+
+def _superuser_request():
+    from django.contrib.auth.models import User
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/admin/")
+    request.user = User(is_superuser=True, is_staff=True, is_active=True)
+    return request
 
 
 @pytest.mark.parametrize("language", ["es", "ru"])
@@ -226,9 +254,47 @@ def test_no_english_is_left_on_any_admin_page(admin_client, club, language):
         response = admin_client.get(url)
         assert response.status_code == 200, url
         found = english_on(response.content.decode())
+        if language == "es":
+            found += [t for t in _texts(response.content.decode()) if _usted(t)]
         if found:
             leaks[url] = found
     assert leaks == {}
+
+
+def _usted(text: str) -> bool:
+    return any(re.search(rx, text) for rx in USTED)
+
+
+@pytest.mark.parametrize("language", ["es", "ru"])
+def test_the_bulk_delete_confirmation_and_the_permissions_are_in_the_language(
+    admin_client, club, language, admin_user
+):
+    from django.contrib.auth.models import Group
+
+    admin_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    spare = services.create_player(acting_user=admin_user, full_name="Sin Torneo")
+    asked = admin_client.post(
+        reverse("admin:tournaments_player_changelist"),
+        {"action": "delete_selected", "_selected_action": [spare.pk]},
+    )
+    assert asked.status_code == 200
+    body = asked.content.decode()
+    assert english_on(body) == []
+    group = Group.objects.create(name="Árbitros")
+    for url in (
+        reverse("admin:auth_group_change", args=[group.pk]),
+        reverse("admin:auth_user_change", args=[admin_user.pk]),
+    ):
+        page = admin_client.get(url).content.decode()
+        assert english_on(page) == [], url
+        words = {
+            "es": "Torneos | torneo | puede ver",
+            "ru": "Турниры | турнир | может просматривать",
+        }
+        assert words[language] in html.unescape(page), url
+    if language == "es":
+        assert [t for t in _texts(body) if _usted(t)] == []
+        assert "¿Seguro que quieres eliminar" in html.unescape(body)
 
 
 @pytest.mark.parametrize(

@@ -497,12 +497,12 @@ def _(ctx):
     return ctx.castigo({"player": ctx.club.p[0], "tantos": "5", "reason": "x" * 201})
 
 
-@case("castigo_player_not_in_tournament", "Escoja una opción válida")
+@case("castigo_player_not_in_tournament", "Elige una opción válida")
 def _(ctx):
     return ctx.castigo({"player": ctx.club.spare, "tantos": "5", "reason": "Hablar"})
 
 
-@case("castigo_player_of_another_tournament", "Escoja una opción válida")
+@case("castigo_player_of_another_tournament", "Elige una opción válida")
 def _(ctx):
     return ctx.castigo({"player": ctx.club.p2[0], "tantos": "5", "reason": "Hablar"})
 
@@ -551,7 +551,7 @@ def _(ctx):
 
 
 # Entries.
-@case("entry_player_already_entered", "Escoja una opción válida")
+@case("entry_player_already_entered", "Elige una opción válida")
 def _(ctx):
     return ctx.post(
         "entry_add", [ctx.club.t], {"player1": ctx.club.p[0], "player2": ctx.club.spare}, htmx=False
@@ -568,7 +568,7 @@ def _(ctx):
     )
 
 
-@case("entry_inactive_player", "Escoja una opción válida")
+@case("entry_inactive_player", "Elige una opción válida")
 def _(ctx):
     return ctx.post(
         "entry_add",
@@ -607,11 +607,11 @@ def _(ctx):
 
 # Tournament settings.
 for _name, _data, _frag in [
-    ("target_150", {"target": "150"}, "Escoja una opción válida"),
+    ("target_150", {"target": "150"}, "Elige una opción válida"),
     ("rounds_zero", {"rounds_planned": "0"}, "entre 1 y 99"),
     ("rounds_100", {"rounds_planned": "100"}, "entre 1 y 99"),
     # PostgreSQL's smallint range is checked by the form; SQLite has none, the service refuses.
-    ("rounds_huge", {"rounds_planned": "70000"}, ("menor o igual a 32767", "entre 1 y 99")),
+    ("rounds_huge", {"rounds_planned": "70000"}, ("menor o igual que 32767", "entre 1 y 99")),
     (
         "mode_changed_with_entries",
         {"mode": "single"},
@@ -630,12 +630,12 @@ for _name, _data, _frag in [
     (
         "forfeit_score_huge",
         {"forfeit_winner_tantos": "9223372036854775807"},
-        "menor o igual a 99999",
+        "menor o igual que 99999",
     ),
-    ("forfeit_loser_huge", {"forfeit_loser_tantos": "100000"}, "menor o igual a 99999"),
-    ("status_unknown", {"status": "borrado"}, "Escoja una opción válida"),
+    ("forfeit_loser_huge", {"forfeit_loser_tantos": "100000"}, "menor o igual que 99999"),
+    ("status_unknown", {"status": "borrado"}, "Elige una opción válida"),
     ("director_removes_herself", {"directors": []}, "No puedes quitarte de los directores"),
-    ("director_not_staff", {"directors": ["NOT_STAFF"]}, "Escoja una opción válida"),
+    ("director_not_staff", {"directors": ["NOT_STAFF"]}, "Elige una opción válida"),
 ]:
     case(f"settings_{_name}", _frag)(lambda ctx, data=_data: ctx.settings(data))
 
@@ -741,7 +741,7 @@ def _(ctx):
     )
 
 
-@case("upload_unknown_kind", "Escoja una opción válida")
+@case("upload_unknown_kind", "Elige una opción válida")
 def _(ctx):
     return ctx.upload(csv_bytes(GOOD_LINE), kind="todo")
 

@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
+from clubsite.http import page_above
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.forms import TournamentForm
@@ -36,6 +37,7 @@ OK = "ok"  # the view ran: 2xx, a redirect that is not to a login page, or a 400
 LOGIN = "login"  # redirected to a login page (the site's or the admin's)
 FORBIDDEN = 403
 NOT_ALLOWED = 405
+ABOVE = "above"  # a plain visit to a form-only address: 303 to the page above (clubsite.http)
 
 
 def outcomes(anonymous, player, director_x, director_y, listed_in_x, superuser) -> dict:
@@ -71,12 +73,19 @@ def refused(gate: dict) -> dict:
 
 # ``gate``: who gets past the checks made before the method's (for /gestion/: director_required,
 # i.e. MANAGE_AREA; the object check — this tournament, players — comes after the method check).
+def sent_above(gate: dict) -> dict:
+    """A plain visit (GET) to an address that only takes a form: whoever passes ``gate`` is
+    sent to the page above (303, ``FormOnlyAddressMiddleware``) where a 405 would be; the
+    others get the gate's refusal first."""
+    return {role: ABOVE if out == OK else out for role, out in gate.items()}
+
+
 def get_only(access, *, gate=None):
     return {"GET": access, "POST": refused(gate or access)}
 
 
 def post_only(access, *, gate=None):
-    return {"GET": refused(gate or access), "POST": access}
+    return {"GET": sent_above(gate or access), "POST": access}
 
 
 def get_and_post(access):
@@ -288,6 +297,8 @@ def _outcome(response):
         location = response["Location"].split("?")[0]
         if location in (reverse("login"), reverse("admin:login")):
             return LOGIN
+        if status == 303 and location == page_above(response.wsgi_request.path):
+            return ABOVE
         return OK
     if status in (200, 204, 400, 409):
         return OK

@@ -286,3 +286,22 @@ def test_a_castigos_date_has_its_month_in_lower_case(director_client, rotating):
     )
     assert "editado por directora a las " in page and " · 5 de diciembre</span>" in page
     assert "Dic" not in page
+
+
+def test_djangos_own_messages_on_the_sites_forms_say_tu(director_client, client):
+    """Django's validation messages come from its Spanish catalogue, which says "usted": the
+    site's overrides (clubsite/locale_django) say "tú" and "archivo"."""
+    refused = director_client.post(
+        reverse("manage:player_add"), {"full_name": "x" * 200, "email": "no-es-correo"}
+    )
+    body = html.unescape(refused.content.decode())
+    assert "Introduce una dirección de correo electrónico válida." in body
+    assert "Asegúrate de que este valor tenga como máximo 120 caracteres (tiene 200)." in body
+    assert "Introduzca" not in body and "Asegúrese" not in body
+    calculator = client.post(reverse("rankings:calculator"), {"tantos_a": "-5", "tantos_b": "3"})
+    text = html.unescape(calculator.content.decode())
+    assert "Asegúrate de que este valor sea mayor o igual que 0." in text
+    with translation.override("es"):
+        from django.forms import FileField
+
+        assert str(FileField.default_error_messages["empty"]) == "El archivo enviado está vacío."

@@ -282,7 +282,7 @@ def test_result_with_an_impossible_number_is_refused_in_the_admin(admin_client, 
     response = admin_client.post(url, data)
     assert response.status_code == 200
     form = response.context["adminform"].form
-    assert "menor o igual a 99999" in " ".join(form.errors.get("tantos_a", [])), form.errors
+    assert "menor o igual que 99999" in " ".join(form.errors.get("tantos_a", [])), form.errors
     result.refresh_from_db()
     assert (result.tantos_a, result.tantos_b) == (100, 50) and result.history.count() == 1
 

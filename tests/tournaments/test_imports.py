@@ -376,8 +376,10 @@ def test_import_castigos_creates_them_and_lowers_efectividad(director):
     }
     assert figures[P1] == (25, 75)
     assert figures[P4] == (10, 45)
-    assert import_castigos(acting_user=director, tournament=t, data=data) == 0
+    notes = []
+    assert import_castigos(acting_user=director, tournament=t, data=data, notes=notes) == 0
     assert Castigo.objects.count() == 2
+    assert notes == ["2 castigos del archivo ya estaban anotados: no se repitieron."]
 
 
 def test_castigos_file_with_bad_lines_is_refused_and_stores_nothing(director):

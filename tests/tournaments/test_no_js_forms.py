@@ -260,6 +260,18 @@ def test_deleting_a_result_without_javascript_asks_first_then_deletes_and_says_s
     assert not Result.objects.filter(table=first).exists()
 
 
+def test_deleting_a_result_already_deleted_from_another_page_says_it_is_gone(director_client, club):
+    t, (first, _second) = club["t"], club["tables"]
+    url = reverse("manage:result_save", args=[t.slug, first.pk])
+    yes = {"action": "delete", "version": "1", "confirm": "1"}
+    assert director_client.post(url, yes, follow=True).status_code == 200  # the first page
+    again = director_client.post(url, yes, follow=True)  # the second, with the old version
+    messages = [str(m) for m in again.context["messages"]]
+    assert messages == ["El resultado de la mesa 1 ya estaba borrado."], messages
+    assert again.redirect_chain == [(f"/gestion/torneos/{t.slug}/ronda/1/#mesa-1", 302)]
+    assert not Result.objects.filter(table=first).exists()
+
+
 def test_deleting_a_result_through_htmx_with_the_yes_deletes_and_says_so_in_the_row(
     director_client, club
 ):

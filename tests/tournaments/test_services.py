@@ -878,3 +878,15 @@ def test_the_same_save_sent_twice_is_no_conflict_but_other_values_are(director, 
     with pytest.raises(DomainError) as caught:
         services.record_result(acting_user=director, table=table, version=0, **other)
     assert caught.value.code == "stale_version"
+
+
+def test_a_long_name_keeps_the_year_in_its_address_and_never_ends_in_a_hyphen(director):
+    name = "x" * 109 + " final"  # the cut falls on the space before "final"
+    t = services.create_tournament(
+        acting_user=director, name=name, date=dt.date(2026, 3, 1), mode="pairs", target=100
+    )
+    assert t.slug == "x" * 109 + "-2026"
+    again = services.create_tournament(
+        acting_user=director, name=name, date=dt.date(2026, 3, 2), mode="pairs", target=100
+    )
+    assert again.slug == "x" * 109 + "-2026-2"

@@ -320,7 +320,7 @@ def test_the_import_form_accepts_xlsx_and_says_what_it_reads(director_client, di
     assert 'accept=".csv,.txt,.tsv,.xlsx,' in body
     assert (
         "Se leen archivos CSV (columnas separadas por comas, puntos y comas o tabuladores; "
-        "UTF-8 o Windows-1252) y hojas .xlsx (la primera hoja, con las mismas columnas)."
+        "UTF-8, UTF-16 o Windows-1252) y hojas .xlsx (la primera hoja, con las mismas columnas)."
     ) in body
 
 

@@ -105,7 +105,12 @@ class _AxesWords:
 def _register_axes() -> None:
     try:
         from axes import admin as axes_admin
-        from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+        from axes.models import (
+            AccessAttempt,
+            AccessAttemptExpiration,
+            AccessFailureLog,
+            AccessLog,
+        )
     except ImportError:  # pragma: no cover - django-axes is in INSTALLED_APPS
         return
     config = apps.get_app_config("axes")
@@ -116,6 +121,9 @@ def _register_axes() -> None:
     AccessLog._meta.verbose_name_plural = _("entradas al sitio")
     AccessFailureLog._meta.verbose_name = _("intento fallido")
     AccessFailureLog._meta.verbose_name_plural = _("intentos fallidos")
+    # not in the admin, but named in the permissions' list of users and groups
+    AccessAttemptExpiration._meta.verbose_name = _("caducidad de un intento")
+    AccessAttemptExpiration._meta.verbose_name_plural = _("caducidades de intentos")
     AccessAttempt.__str__ = _attempt_title
     AccessLog.__str__ = _log_title
     AccessFailureLog.__str__ = _failure_title

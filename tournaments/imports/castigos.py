@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from tournaments import names, services, systems
 from tournaments.errors import DomainError
@@ -63,7 +63,8 @@ def import_castigos(
     1–``MAX_SCORE`` and ``reason`` required (``services.add_castigo``'s rules). Importing the
     same file again creates nothing: a castigo identical to one already recorded (player,
     round, tantos, reason as stored, cleaned) counts as present, as many times as it is
-    recorded. Returns the number of castigos created.
+    recorded, and ``notes`` (if given) says how many lines were so. Returns the number of
+    castigos created.
 
     Raises DomainError "castigos_not_applicable" (a system without castigos) or
     ``ImportRefused`` (file-level codes as the results imports, "no_castigo_rows" for a file
@@ -117,11 +118,12 @@ def import_castigos(
                 "player_id", "round_id", "tantos", "reason"
             )
         )
-        created = 0
+        created = already = 0
         for line, player, rnd, tantos, reason in wanted:
             key = (player.pk, rnd.pk if rnd else None, _whole(tantos), names.clean(reason))
             if present[key] > 0:
                 present[key] -= 1
+                already += 1
                 continue
             try:
                 services.add_castigo(
@@ -140,6 +142,14 @@ def import_castigos(
             raise errors.refusal()
         if warnings is not None:
             warnings.extend(loose)
+        if already and notes is not None:
+            notes.append(
+                ngettext(
+                    "{count} castigo del archivo ya estaba anotado: no se repitió.",
+                    "{count} castigos del archivo ya estaban anotados: no se repitieron.",
+                    already,
+                ).format(count=already)
+            )
         return created
 
 

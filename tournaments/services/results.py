@@ -87,15 +87,17 @@ def _already_stored(system, tbl, t, values, played_at) -> bool:
 @transaction.atomic
 def delete_result(*, acting_user, table: Table, version: int | None) -> None:
     """Remove a table's result, whatever the system (kept in history).
-    Raises "stale_version", "round_closed", "no_result"."""
+    Raises "round_closed"; "no_result" when there is none (deleted meanwhile from another
+    page too: said as such, not as a change to reload); "stale_version" when the result was
+    changed since ``version`` was read."""
     tbl = lock_table(table)
     if tbl.round.closed:
         raise DomainError("round_closed", number=tbl.round.number)
-    if version is not None and int(version) != tbl.version:
-        raise DomainError("stale_version", table=tbl.number)
     system = systems.of(tbl.round.tournament)
     result = system.result_of(tbl)
     if result is None:
         raise DomainError("no_result", table=tbl.number)
+    if version is not None and int(version) != tbl.version:
+        raise DomainError("stale_version", table=tbl.number)
     system.delete(acting_user=acting_user, table=tbl, result=result)
     bump_version(tbl, acting_user)

@@ -28,7 +28,9 @@ from tournaments.services.rounds import (
 
 
 def _unique_slug(name: str, date: dt.date) -> str:
-    base = slugify(f"{name}-{date:%Y}")[:120] or f"torneo-{date:%Y}"
+    """``copa-de-parejas-2026`` (``-2``, ``-3``… when taken): the name cut to 110 characters
+    at most, never ending in a hyphen, and the year always kept."""
+    base = f"{slugify(name)[:110].strip('-') or 'torneo'}-{date:%Y}"
     slug, n = base, 2
     while Tournament.objects.filter(slug=slug).exists():
         slug = f"{base}-{n}"

@@ -124,6 +124,12 @@ def _table_of(t: Tournament, table_id: int) -> Table:
     return table
 
 
+def _changed_since(table: Table, version) -> bool:
+    """Whether ``table`` was written after the page that sent ``version`` was made."""
+    now = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+    return version is not None and now is not None and int(version) != now
+
+
 @director_required
 @require_POST
 def result_save(request, slug, table_id):
@@ -152,7 +158,7 @@ def result_save(request, slug, table_id):
     system = systems.of(t)
     deleting = request.POST.get("action") == "delete"
     form = result_row_form(system, table, t, request.POST)
-    status, error = 200, None
+    status, error, already_gone = 200, None, False
     if not form.is_valid():
         error = _("Revisa los datos de la mesa: {errors}").format(
             errors="; ".join(str(e) for errs in form.errors.values() for e in errs)
@@ -187,7 +193,10 @@ def result_save(request, slug, table_id):
             ):
                 return page
         except DomainError as exc:
-            error, status = exc.message, status_for(exc)
+            if deleting and exc.code == "no_result" and _changed_since(table, data["version"]):
+                already_gone = True  # deleted meanwhile (another page): what was asked holds
+            else:
+                error, status = exc.message, status_for(exc)
     if error and status == 409:
         # Stale: the row shows what is stored now; what this director typed is only quoted in
         # the message, so saving again means typing it again on purpose.
@@ -202,9 +211,13 @@ def result_save(request, slug, table_id):
             )
     done = None
     if not error:
-        done = (
-            _("Resultado de la mesa {table} borrado.") if deleting else _("Mesa {table} guardada.")
-        ).format(table=table.number)
+        if already_gone:
+            done = _("El resultado de la mesa {table} ya estaba borrado.")
+        elif deleting:
+            done = _("Resultado de la mesa {table} borrado.")
+        else:
+            done = _("Mesa {table} guardada.")
+        done = done.format(table=table.number)
     row_url = reverse("manage:round", args=[t.slug, table.round.number]) + f"#mesa-{table.number}"
     fresh = Table.with_results().filter(pk=table_id).select_related("round").first()
     if fresh is None:
