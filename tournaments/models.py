@@ -198,6 +198,38 @@ class Tournament(models.Model):
         _("las no presentaciones cuentan para el ranking"), default=False
     )
     status = models.CharField(_("estado"), max_length=12, choices=Status, default=Status.DRAFT)
+    # Public sign-up (/torneos/<slug>/inscribirse/) and check-in on the day.
+    signup_open = models.BooleanField(
+        _("inscripción pública abierta"),
+        default=False,
+        help_text=_("Los jugadores se inscriben solos desde la página del torneo."),
+    )
+    max_entries = models.PositiveSmallIntegerField(
+        _("máximo de inscripciones"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Vacío: sin límite. Con el cupo lleno, las solicitudes van a la lista de espera."
+        ),
+    )
+    signup_closes_at = models.DateTimeField(
+        _("cierre de la inscripción"),
+        null=True,
+        blank=True,
+        help_text=_("Vacío: hasta que el torneo empiece."),
+    )
+    signup_needs_approval = models.BooleanField(
+        _("el director aprueba cada inscripción"), default=False
+    )
+    self_check_in = models.BooleanField(
+        _("los jugadores se marcan presentes con el código del día"), default=False
+    )
+    check_in_code = models.CharField(
+        _("código del día"),
+        max_length=8,
+        blank=True,
+        help_text=_("Se muestra en el local; sin él nadie se marca presente desde su teléfono."),
+    )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -423,6 +455,9 @@ class Entry(models.Model):
     dropped_after_round = models.PositiveSmallIntegerField(
         _("Se retiró después de la ronda"), null=True, blank=True
     )
+    #: Checked in on the day. Once any entry of a tournament is present, pairings use the
+    #: present entries only (``Tournament.pairable_entries``).
+    present = models.BooleanField(_("presente"), default=False)
     created_at = models.DateTimeField(_("alta"), auto_now_add=True)
     history = HistoricalRecords()
 
@@ -461,6 +496,12 @@ class Round(models.Model):
     closed = models.BooleanField(_("cerrada"), default=False)
     seed = models.BigIntegerField(_("Semilla del sorteo de parejas"), null=True, blank=True)
     played_at = models.DateTimeField(_("jugada el"), null=True, blank=True)
+    # The round clock (the tournament's time limit): running since ``clock_running_since``
+    # (None: stopped), after ``clock_elapsed`` seconds run before; ``clock_added`` seconds
+    # given by the director. Not started: both empty; paused: not running, some time run.
+    clock_running_since = models.DateTimeField(_("reloj en marcha desde"), null=True, blank=True)
+    clock_elapsed = models.FloatField(_("segundos corridos antes"), default=0)
+    clock_added = models.IntegerField(_("segundos añadidos"), default=0)
     history = HistoricalRecords()
 
     class Meta:
@@ -925,3 +966,77 @@ class ImportJob(models.Model):
     def finished(self) -> bool:
         """Whether the job ended (imported, or refused / failed: nothing stored)."""
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+
+class SignUp(models.Model):
+    """A request to play a tournament, sent from its public sign-up page
+    (``/torneos/<slug>/inscribirse/``, ``services.signups``): one player, or a pair (the
+    partner named by the one who signs up). A known player is recognised by name plus member
+    number or email; someone new leaves a name and a contact. Accepted, it becomes an
+    ``Entry`` (``entry``); with the tournament full it waits (``WAITING``), first come first
+    served; with approval on it waits for a director (``PENDING``). Email and phone are never
+    shown on a public page."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("por aprobar")
+        WAITING = "waiting", _("en lista de espera")
+        ACCEPTED = "accepted", _("aceptada")
+        REFUSED = "refused", _("rechazada")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="signups", verbose_name=_("torneo")
+    )
+    name = models.CharField(_("nombre"), max_length=120)
+    partner_name = models.CharField(_("compañero"), max_length=120, blank=True)
+    member_number = models.CharField(_("número de socio"), max_length=20, blank=True)
+    email = models.EmailField(_("correo (privado)"), blank=True)
+    phone = models.CharField(_("teléfono (privado)"), max_length=40, blank=True)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("jugador"),
+    )
+    partner = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("compañero (jugador)"),
+    )
+    status = models.CharField(
+        _("estado"), max_length=8, choices=Status, default=Status.PENDING, db_index=True
+    )
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("inscripción"),
+    )
+    created_at = models.DateTimeField(_("fecha"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decidida el"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decidida por"),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("solicitud de inscripción")
+        verbose_name_plural = _("solicitudes de inscripción")
+
+    def __str__(self) -> str:
+        who = f"{self.name} & {self.partner_name}" if self.partner_name else self.name
+        return gettext("{who} en «{tournament}» ({status})").format(
+            who=who, tournament=self.tournament.name, status=self.get_status_display()
+        )
