@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1:8000
 
-.PHONY: demo reset-demo test lint setup check-python migrate clean translations browser
+.PHONY: demo reset-demo test lint setup check-python migrate clean translations browser pdf-libs
 
 check-python:
 	@$(PYTHON) -c 'import sys; v=sys.version_info; sys.exit(0) if v >= (3, 12) else sys.exit("This site needs Python 3.12 or newer (found %d.%d). Install it, or set PYTHON=/path/to/python3.12 and run make again." % v[:2])'
@@ -27,7 +27,22 @@ $(VENV)/.installed: pyproject.toml | check-python
 translations: $(VENV)/.installed
 	@$(PY) manage.py compile_translations --verbosity 0
 
-setup: check-python $(VENV)/.installed translations
+# The PDFs (standings, a round by name: WeasyPrint) need Pango from the operating system: install
+# Debian's packages when WeasyPrint cannot load it (as root), or say how. Without them the site
+# runs and its PDF addresses answer 503 with a page that says so.
+PDF_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+pdf-libs: $(VENV)/.installed
+	@if $(PY) -c 'import weasyprint' >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Pango for the PDFs: apt-get install $(PDF_PACKAGES) (log: $(VENV)/pdf-libs-install.log)"; \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(PDF_PACKAGES); } > $(VENV)/pdf-libs-install.log 2>&1 \
+			|| { tail -n 25 $(VENV)/pdf-libs-install.log; echo "*** Installing Pango failed (see $(VENV)/pdf-libs-install.log): the PDFs will answer 503"; }; \
+	else \
+		echo "*** WeasyPrint cannot load Pango, so the PDFs will answer 503 (and their tests fail)."; \
+		echo "*** Install it as root: apt-get update && apt-get install -y $(PDF_PACKAGES)"; \
+	fi
+
+setup: check-python $(VENV)/.installed translations pdf-libs
 
 demo: setup
 	$(PY) manage.py migrate --noinput

@@ -25,7 +25,7 @@ from tournaments import names
 from tournaments.exports import csv_text, xlsx_bytes
 from tournaments.models import Player
 from tournaments.permissions import can_enter_manage_area
-from tournaments.views import downloads
+from tournaments.views import downloads, sharing
 
 RANKING_PAGE_SIZE = 100
 #: Games a page of one season on the player page, newest first (the chart keeps the season).
@@ -98,6 +98,8 @@ def ranking(request):
     }
     if request.htmx:
         return render(request, "rankings/ranking.html#ranking_table", context)
+    top = not q and page.number == 1 and page.object_list  # the leader is on this page
+    context["og"] = sharing.ranking_card(year, page.object_list[0] if top else None)
     return render(request, "rankings/ranking.html", context)
 
 
@@ -213,6 +215,7 @@ def player(request, pk):
         games.object_list = queries.history_lines(p, list(games.object_list))
         points = queries.season_points(p, season)
     this_year = by_year.get(year)
+    position = queries.year_position(p.pk, year, rating=this_year.rating) if this_year else None
     return render(
         request,
         "rankings/player.html",
@@ -226,12 +229,18 @@ def player(request, pk):
             "chart": queries.rating_chart(points),
             "ledger_pending": pending,
             "rating": seasons[0].rating if seasons else None,
-            "position": queries.year_position(p.pk, year, rating=this_year.rating)
-            if this_year
-            else None,
+            "position": position,
             "games_this_year": this_year.games if this_year else 0,
             "career_games": sum(s.games for s in seasons),
             "year": year,
+            "og": sharing.player_card(
+                p,
+                rating=seasons[0].rating if seasons else None,
+                position=position,
+                year=year,
+                games_this_year=this_year.games if this_year else 0,
+                notice=bool(attention),
+            ),
         },
     )
 

@@ -91,6 +91,13 @@ READ_PAGES = {
     "public:standings_xlsx",
     "public:round",
     "public:round_print",
+    "public:qr",
+    "public:poster",
+    "public:round_by_name",
+    "public:round_by_name_pdf",
+    "public:standings_pdf",
+    "public:clock",
+    "public:clock_state",
     "rankings:ranking",
     "rankings:ranking_csv",
     "rankings:ranking_xlsx",
@@ -102,7 +109,7 @@ READ_PAGES = {
     "set_language",
 }
 #: Public URLs that are not read pages: forms that also take a POST, and the POST-only logout.
-FORM_PAGES = {"rankings:calculator", "login"}
+FORM_PAGES = {"rankings:calculator", "login", "public:check_in", "public:signup"}
 POST_ONLY = {"logout"}
 
 

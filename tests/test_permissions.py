@@ -105,11 +105,21 @@ PERMISSIONS = {
     "public:tournaments": get_only(EVERYONE),
     "public:tournament": get_only(EVERYONE),
     "public:find_table": get_only(EVERYONE),
+    "public:check_in": get_and_post(EVERYONE),  # a player's own check-in with the day's code
+    "public:signup": get_and_post(EVERYONE),  # the public sign-up form
     "public:standings": get_only(EVERYONE),
     "public:standings_csv": get_only(EVERYONE),
     "public:standings_xlsx": get_only(EVERYONE),
     "public:round": get_only(EVERYONE),
     "public:round_print": get_only(EVERYONE),
+    # paper for the venue (tournaments/views/paper.py)
+    "public:qr": get_only(EVERYONE),
+    "public:poster": get_only(EVERYONE),
+    "public:round_by_name": get_only(EVERYONE),
+    "public:round_by_name_pdf": get_only(EVERYONE),
+    "public:standings_pdf": get_only(EVERYONE),
+    "public:clock": get_only(EVERYONE),  # the round clock, full screen
+    "public:clock_state": get_only(EVERYONE),  # its state (JSON) for static/js/clock.js
     "rankings:ranking": get_only(EVERYONE),
     "rankings:ranking_csv": get_only(EVERYONE),
     "rankings:ranking_xlsx": get_only(EVERYONE),
@@ -136,6 +146,8 @@ PERMISSIONS = {
     "manage:entry_remove": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:entry_drop": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:round_robin": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
+    "manage:check_in": get_and_post(TOURNAMENT_X),
+    "manage:signups": get_and_post(TOURNAMENT_X),
     "manage:import": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:import_job": get_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:import_retry": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
@@ -143,6 +155,7 @@ PERMISSIONS = {
     "manage:round": get_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:pairings": get_and_post(TOURNAMENT_X),
     "manage:round_close": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
+    "manage:clock": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:castigo_add": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:castigo_remove": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:result_save": post_only(TOURNAMENT_X, gate=MANAGE_AREA),

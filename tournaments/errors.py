@@ -138,6 +138,47 @@ MESSAGES: dict[str, str] = {
         "No puedes quitarte de los directores del torneo: pídeselo a otro director o a un administrador."
     ),
     "tournament_finished": gettext_noop("El torneo está terminado: no admite inscripciones."),
+    "check_in_finished": gettext_noop("El torneo está terminado: ya no se pasa lista."),
+    "signup_off": gettext_noop("Este torneo no tiene abierta la inscripción desde la web."),
+    "signup_started": gettext_noop("El torneo ya empezó: la inscripción está cerrada."),
+    "signup_deadline": gettext_noop("La inscripción de este torneo ya cerró."),
+    "signup_contact": gettext_noop(
+        "Deja un correo o un teléfono para que el club pueda avisarte (no se publican)."
+    ),
+    "signup_identify": gettext_noop(
+        "El club ya tiene un jugador llamado «{name}»: escribe tu número de socio o tu correo "
+        "tal como los tiene el club."
+    ),
+    "signup_partner_required": gettext_noop(
+        "Es un torneo por parejas: escribe el nombre de tu compañero."
+    ),
+    "signup_no_partner": gettext_noop(
+        "En este torneo se juega sin compañero fijo: deja vacío el compañero."
+    ),
+    "signup_same_partner": gettext_noop("Tu compañero no puede ser tú."),
+    "signup_already_entered": gettext_noop("{name} ya está inscrito en este torneo."),
+    "signup_already_requested": gettext_noop(
+        "Ya hay una solicitud de inscripción con «{name}» en este torneo."
+    ),
+    "signup_decided": gettext_noop("La solicitud de {name} ya estaba decidida."),
+    "signup_full": gettext_noop(
+        "El torneo está completo ({most} inscripciones): sube el máximo antes de aceptar otra."
+    ),
+    "max_entries_below": gettext_noop(
+        "El máximo ({most}) no puede ser menor que las inscripciones que ya hay ({count})."
+    ),
+    "signup_too_many": gettext_noop(
+        "Demasiadas solicitudes desde esta conexión: espera un rato y vuelve a intentarlo."
+    ),
+    "self_check_in_off": gettext_noop(
+        "Este torneo no permite marcarse presente desde el teléfono: avisa al director."
+    ),
+    "check_in_code_wrong": gettext_noop(
+        "Ese no es el código del día: búscalo en el local (lo tiene el director)."
+    ),
+    "check_in_too_many": gettext_noop(
+        "Demasiados intentos con un código equivocado: espera unos minutos o avisa al director."
+    ),
     "open_rounds": gettext_noop(
         "El torneo tiene rondas abiertas ({rounds}): ciérralas antes de darlo por terminado."
     ),
@@ -487,5 +528,28 @@ MESSAGES: dict[str, str] = {
     ),
     "forfeit_score_locked": gettext_noop(
         "Ya hay no presentaciones registradas con el resultado actual: no se puede cambiar."
+    ),
+    # The round clock (tournaments/services/clock.py)
+    "clock_no_time_limit": gettext_noop(
+        "Este torneo no tiene tiempo límite: el reloj no se puede poner en marcha. Ponle un "
+        "tiempo límite en los datos del torneo."
+    ),
+    "clock_already_running": gettext_noop("El reloj de la ronda {number} ya está en marcha."),
+    "clock_already_started": gettext_noop(
+        "El reloj de la ronda {number} ya se puso en marcha y está en pausa: pulsa «Reanudar»."
+    ),
+    "clock_not_started": gettext_noop(
+        "El reloj de la ronda {number} todavía no se ha puesto en marcha: pulsa «Empezar»."
+    ),
+    "clock_not_running": gettext_noop("El reloj de la ronda {number} no está en marcha."),
+    "clock_bad_seconds": gettext_noop(
+        "El tiempo que se añade o se quita debe ser un número entero de segundos, distinto de "
+        "0 y de como mucho {max}; se recibió «{value}»."
+    ),
+    "clock_no_time_left": gettext_noop(
+        "Al reloj de la ronda {number} ya no le queda tiempo: no se puede quitar más."
+    ),
+    "clock_too_long": gettext_noop(
+        "Una ronda puede durar como mucho {hours} horas: no se puede añadir tanto tiempo."
     ),
 }

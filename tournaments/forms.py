@@ -235,3 +235,47 @@ class ImportForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not castigos:
             self.fields["kind"].choices = [("results", _("Resultados"))]
+
+
+class SignUpForm(forms.Form):
+    """The public sign-up (``services.sign_up`` decides; this form only bounds the input).
+    ``website`` is a trap for robots: hidden from people (CSS, ``aria-hidden``, out of the tab
+    order), a request that fills it is answered as received and stores nothing."""
+
+    name = NameField(label=_("Tu nombre y apellidos"), max_length=120)
+    member_number = forms.CharField(
+        label=_("Número de socio"),
+        max_length=20,
+        required=False,
+        help_text=_("Si eres socio: así te reconoce el club."),
+    )
+    email = forms.EmailField(label=_("Correo"), required=False, max_length=254)
+    phone = forms.CharField(label=_("Teléfono"), max_length=40, required=False)
+    partner_name = NameField(label=_("Nombre de tu compañero"), max_length=120, required=False)
+    website = forms.CharField(required=False, label=_("No rellenes este campo"))
+
+    def __init__(self, *args, pairs: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not pairs:
+            del self.fields["partner_name"]
+        else:
+            self.fields["partner_name"].required = True
+        self.fields["email"].help_text = _(
+            "Correo o teléfono: el club los guarda para avisarte y nunca se publican."
+        )
+        self.fields["website"].widget.attrs.update(
+            {"tabindex": "-1", "autocomplete": "off", "class": "trap-input"}
+        )
+
+
+class SignUpSettingsForm(forms.ModelForm):
+    """A tournament's sign-up settings (``services.update_signup_settings``)."""
+
+    class Meta:
+        model = Tournament
+        fields = ["signup_open", "max_entries", "signup_closes_at", "signup_needs_approval"]
+        widgets = {
+            "signup_closes_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }

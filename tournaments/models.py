@@ -288,6 +288,20 @@ class Tournament(models.Model):
             Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
         )
 
+    def checking_in(self) -> bool:
+        """Whether check-in is under way: some entry is marked present. One query."""
+        return self.entries.filter(present=True).exists()
+
+    def entries_to_pair(self, round_number: int):
+        """The entries a pairing of round ``round_number`` uses (proposals, round robin, the
+        byes of the entries left unseated): those still in (``entries_playing``) and, once
+        check-in is under way (``checking_in``), present. An absent entry is never paired
+        nor given a bye; the director may still seat it by hand. A queryset."""
+        playing = self.entries_playing(round_number)
+        if self.checking_in():
+            playing = playing.filter(present=True)
+        return playing
+
     def open_rounds(self) -> list[Round]:
         """The rounds not closed, by number, each with ``n_tables`` and ``n_results``
         (``Round.completion_counts``). One query."""
@@ -315,8 +329,9 @@ class Tournament(models.Model):
     def propose_pairings(self, round_number: int, *, seed: int):
         """Propose the tables of ``round_number`` by Swiss pairing (``pairing.swiss.pair_round``)
         from the current standings: swiss match points, or dominó puntos for dominó "rondas"
-        with fixed pairs or mano a mano. Dropped entries are left out; opponents met and byes
-        had come from the earlier rounds. Four queries plus those of ``standings()``.
+        with fixed pairs or mano a mano. Only ``entries_to_pair`` are paired (not withdrawn;
+        present, once check-in is under way); opponents met and byes had come from the earlier
+        rounds. Four queries plus those of ``standings()``.
 
         Returns ``(pairing, lines_by_entry)``: the pure ``Pairing`` and each entry's standings
         line (for showing scores). Raises DomainError "swiss_proposal_mode" (a system or mode without Swiss proposals),
@@ -346,6 +361,7 @@ class Tournament(models.Model):
         ).values_list("entry_id", flat=True):
             byes[entry_id] = byes.get(entry_id, 0) + 1
         score_key = systems.of(self).first_figure()
+        pairable = set(self.entries_to_pair(round_number).values_list("pk", flat=True))
         pool = [
             swiss_pairing.PairingEntry(
                 entry_id=line.entry.pk,
@@ -355,8 +371,7 @@ class Tournament(models.Model):
                 byes=byes.get(line.entry.pk, 0),
             )
             for rank, line in enumerate(lines, start=1)
-            if line.entry.dropped_after_round is None
-            or line.entry.dropped_after_round >= round_number
+            if line.entry.pk in pairable
         ]
         first = not Seat.objects.filter(
             round__tournament=self, round__number__lt=round_number
@@ -369,8 +384,8 @@ class Tournament(models.Model):
         (tables of 3–4, ``pairing.seating.seat_table_game``) or individual dominó with rotating
         partners (tables of exactly 4, seats 1 & 3 against 2 & 4,
         ``pairing.seating.seat_rotating_partners``). Competitors are single-player entries,
-        ranked by the current standings; who met whom and who partnered whom come from the
-        earlier rounds. Returns ``(seating, lines_by_entry)``.
+        ranked by the current standings, ``entries_to_pair`` only; who met whom and who
+        partnered whom come from the earlier rounds. Returns ``(seating, lines_by_entry)``.
         """
         from tournaments.pairing import seating as seating_engine
 
@@ -396,6 +411,7 @@ class Tournament(models.Model):
             round__tournament=self, round__number__lt=round_number
         ).values_list("entry_id", flat=True):
             byes[entry_id] = byes.get(entry_id, 0) + 1
+        pairable = set(self.entries_to_pair(round_number).values_list("pk", flat=True))
         pool = [
             seating_engine.SeatingPlayer(
                 entry_id=line.entry.pk,
@@ -405,8 +421,7 @@ class Tournament(models.Model):
                 byes=byes.get(line.entry.pk, 0),
             )
             for rank, line in enumerate(lines, start=1)
-            if line.entry.dropped_after_round is None
-            or line.entry.dropped_after_round >= round_number
+            if line.entry.pk in pairable
         ]
         first = not tables
         if not system.has_sides:

@@ -1,6 +1,8 @@
 from django.urls import path
 
 from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
+from tournaments.views import checkin, signups
+from tournaments.views.manage import clock as clock_views
 from tournaments.views.manage import pairings, players, results
 from tournaments.views.manage import tournaments as tournament_views
 
@@ -26,6 +28,8 @@ urlpatterns = [
         tournament_views.entry_drop,
         name="entry_drop",
     ),
+    path("torneos/<slug:slug>/presentes/", checkin.check_in, name="check_in"),
+    path("torneos/<slug:slug>/solicitudes/", signups.signups, name="signups"),
     path("torneos/<slug:slug>/todos-con-todos/", tournament_views.round_robin, name="round_robin"),
     path("torneos/<slug:slug>/importar/", tournament_views.import_file, name="import"),
     path(
@@ -48,6 +52,7 @@ urlpatterns = [
     path(
         "torneos/<slug:slug>/ronda/<number:number>/cerrar/", results.round_close, name="round_close"
     ),
+    path("torneos/<slug:slug>/ronda/<number:number>/reloj/", clock_views.round_clock, name="clock"),
     path(
         "torneos/<slug:slug>/ronda/<number:number>/castigos/",
         results.castigo_add,

@@ -184,4 +184,22 @@ def test_the_current_years_ranking_is_never_empty(demo):
 )
 def test_demo_dates_for_any_day(today, pairs, swiss):
     dates = load_demo.Command._dates(today)
-    assert dates == {"pairs": pairs, "individual": today, "swiss": swiss, "table": today}
+    assert dates == {
+        "pairs": pairs,
+        "individual": today,
+        "swiss": swiss,
+        "table": today,
+        "signup": today + dt.timedelta(days=14),
+    }
+
+
+def test_the_next_tournament_takes_sign_ups_and_tonights_players_check_in(demo):
+    from tournaments.models import SignUp
+
+    spring = Tournament.objects.get(name=load_demo.SIGNUP_NAME)
+    assert (spring.status, spring.signup_open, spring.max_entries) == ("registration", True, 12)
+    assert spring.date == timezone.localdate() + dt.timedelta(days=14)
+    assert SignUp.objects.filter(tournament=spring, status="accepted").count() == 3
+    assert spring.entries.count() == 3
+    evening = Tournament.objects.get(system="table")
+    assert evening.self_check_in and len(evening.check_in_code) == 4

@@ -18,7 +18,12 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
   ``unseat_table``, ``add_bye``), by the same rules;
 - ``results``: record and delete the result of a table, whatever the scoring system (the
   tournament's ``tournaments.systems`` adapter validates and stores the values);
-- ``castigos``: castigos and sorteos.
+- ``castigos``: castigos and sorteos;
+- ``signups``: the public sign-up (requests, the waiting list, the director's decisions);
+- ``checkin``: who is present on the day (the director's list, the players' own check-in
+  with the day's code);
+- ``clock``: the round clock (``start_clock``, ``pause_clock``, ``resume_clock``,
+  ``add_clock_time``, ``reset_clock``; ``clock_state``: what it shows at a moment).
 
 The ranking ledger is not the services' business: ``rankings.signals`` replays it from the
 model signals of whatever changed results (services, imports, admin, shell).
@@ -27,6 +32,20 @@ model signals of whatever changed results (services, imports, admin, shell).
 from __future__ import annotations
 
 from tournaments.services.castigos import add_castigo, record_sorteo, remove_castigo
+from tournaments.services.checkin import (
+    check_in_self,
+    new_check_in_code,
+    set_present,
+    stop_self_check_in,
+)
+from tournaments.services.clock import (
+    add_clock_time,
+    clock_state,
+    pause_clock,
+    reset_clock,
+    resume_clock,
+    start_clock,
+)
 from tournaments.services.common import (
     MAX_NAME,
     ImportReport,
@@ -62,6 +81,12 @@ from tournaments.services.rounds import (
     set_seating,
     unseat_table,
 )
+from tournaments.services.signups import (
+    decide_signup,
+    promote_waiting,
+    sign_up,
+    update_signup_settings,
+)
 from tournaments.services.tournaments import (
     ERROR_FIELDS,
     TOURNAMENT_FIELDS,
@@ -77,14 +102,25 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "update_signup_settings",
+    "sign_up",
+    "promote_waiting",
+    "decide_signup",
     "ERROR_FIELDS",
     "MAX_NAME",
     "TOURNAMENT_FIELDS",
     "ImportReport",
     "add_bye",
     "add_castigo",
+    "add_clock_time",
+    "clock_state",
+    "pause_clock",
+    "reset_clock",
+    "resume_clock",
+    "start_clock",
     "audit",
     "bump_version",
+    "check_in_self",
     "check_writable",
     "clean_name",
     "close_round",
@@ -102,6 +138,7 @@ __all__ = [
     "lock_round",
     "lock_table",
     "lock_tournament",
+    "new_check_in_code",
     "open_rounds_refusal",
     "parse_int",
     "record_result",
@@ -112,11 +149,13 @@ __all__ = [
     "reopen_round",
     "seat_table",
     "set_pairings",
+    "set_present",
     "set_player_active",
     "set_seating",
     "set_tournament_directors",
     "settings_problems",
     "similar_players",
+    "stop_self_check_in",
     "undrop_entry",
     "unseat_table",
     "update_player",

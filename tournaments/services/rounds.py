@@ -164,7 +164,8 @@ def _write_round(
     seen: str | None = None,
 ) -> Round:
     """Check and store a round's tables: ``layout`` is, per table, [(entry, side, position)].
-    Entries of ``t`` left unseated (and not dropped) get a bye. Runs inside the caller's
+    Entries of ``t`` left unseated get a bye when they are to be paired
+    (``Tournament.entries_to_pair``: not dropped; present, once check-in is under way). Runs inside the caller's
     transaction with ``t`` locked. ``seen``: the ``pairing_fingerprint`` the director saw
     (None: no check)."""
     if not 1 <= int(round_number) <= 99:
@@ -185,7 +186,8 @@ def _write_round(
             if e.pk in dropped and dropped[e.pk] < int(round_number):
                 raise DomainError("entry_dropped", name=e.name, round=dropped[e.pk])
             seen.add(e.pk)
-    resting = list(t.entries_playing(int(round_number)).exclude(pk__in=seen).order_by("pk"))
+    # The entries to pair left unseated rest (a bye); an absent one (check-in) gets nothing.
+    resting = list(t.entries_to_pair(int(round_number)).exclude(pk__in=seen).order_by("pk"))
     systems.of(t).check_byes(t, seated=len(seen), resting=len(resting))
     rnd = (
         Round.objects.select_for_update(no_key=True)
@@ -233,7 +235,9 @@ def generate_round_robin(
     (``pairing.round_robin.schedule``), so it carries on after a withdrawal: the rounds
     already made stay as they are, and in each later round the withdrawn entry has no table
     and no bye while its scheduled opponent rests (a bye, scored by the tournament's bye
-    rule). A round where every entry still in rests is created without tables.
+    rule). A round where every entry still in rests is created without tables. Check-in
+    (``Tournament.entries_to_pair``): a game of an absent entry is left out of the round
+    made, its opponent rests, and the absent entry gets neither table nor bye.
 
     Raises DomainError "round_robin_mode" (individual mode), "too_few_entries",
     "round_robin_complete", "round_beyond_planned" (``next_only`` past the planned rounds),
@@ -274,12 +278,19 @@ def generate_round_robin(
         t.rounds_planned = len(rounds)
         audit(t, acting_user).save()
     created = []
+    checking_in = t.checking_in()
     for planned in rounds:
         if planned.number in existing:
             continue
         # Straight to ``_write_round`` (not ``set_pairings``): a round may have no table at
-        # all when every entry still in rests; the entries left unseated get their byes.
-        layout = [[(by_id[a], "A", 1), (by_id[b], "B", 1)] for a, b in planned.games]
+        # all when every entry still in rests; the entries left unseated get their byes. A
+        # game with an absent entry (check-in under way) is not set: its opponent rests.
+        here = set(t.entries_to_pair(planned.number).values_list("pk", flat=True))
+        layout = [
+            [(by_id[a], "A", 1), (by_id[b], "B", 1)]
+            for a, b in planned.games
+            if (a in here and b in here) or not checking_in
+        ]
         created.append(
             _write_round(
                 acting_user=acting_user, t=t, round_number=planned.number, layout=layout, seed=None

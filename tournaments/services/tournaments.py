@@ -388,11 +388,15 @@ def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Pla
 
 @transaction.atomic
 def remove_entry(*, acting_user, entry: Entry) -> None:
-    """Remove an entry that has not played (seated or rested). Raises "entry_has_results" otherwise."""
+    """Remove an entry that has not played (seated or rested); the room it leaves goes to the
+    waiting list (``signups.promote_waiting``). Raises "entry_has_results" otherwise."""
     entry = lock_entry(entry)
     if entry.seats.exists() or entry.byes.exists():
         raise DomainError("entry_has_results", name=entry.name)
     audit(entry, acting_user).delete()
+    from tournaments.services.signups import promote_waiting  # signups builds on this module
+
+    promote_waiting(acting_user=acting_user, tournament=entry.tournament)
 
 
 @transaction.atomic

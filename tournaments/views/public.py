@@ -25,6 +25,7 @@ from rankings.tasks import watches_replay
 from tournaments import systems
 from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
+from tournaments.views import sharing
 
 HOME_RANKING_SIZE = 10
 HOME_FINISHED = 6
@@ -97,6 +98,8 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
         "order_hint": system.order_hint,
         "entrant_label": system.entrant_label(),
         "any_shared": any(line.row.shared for line in shown),
+        # who heads the whole field (the link cards: views/sharing.py)
+        "standings_leader": sharing.leader(system, lines, columns),
     }
 
 
@@ -293,6 +296,9 @@ def tournament_detail(request, slug):
         **_live_context(t),
         **standings_context(t, page=(request.GET.get("page") or 1) if large else None),
     }
+    context["og"] = sharing.tournament_card(
+        t, head=context["standings_leader"], current_round=current
+    )
     return render(request, "tournaments/tournament_detail.html", context)
 
 
@@ -317,6 +323,7 @@ def standings(request, slug):
         current_round=current,
         current_tables=systems.with_cards(t, current.tables_with_results()) if tables_shown else [],
         current_byes=current.bye_entries() if tables_shown else [],
+        og=sharing.standings_card(t, head=context["standings_leader"], current_round=current),
     )
     return render(request, "tournaments/standings.html", context)
 
@@ -363,6 +370,7 @@ def round_detail(request, slug, number):
     if request.htmx:
         return render(request, "tournaments/round_detail.html#round_results", context)
     context["can_manage"] = can_manage(request.user, t)
+    context["og"] = sharing.round_card(t, rnd, context["tables"], context["byes"])
     return render(request, "tournaments/round_detail.html", context)
 
 
@@ -501,4 +509,5 @@ def find_table(request, slug):
     }
     if request.htmx:
         return render(request, "tournaments/find_table.html#find_results", context)
+    context["og"] = sharing.find_table_card(t, rnd)
     return render(request, "tournaments/find_table.html", context)

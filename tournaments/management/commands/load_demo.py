@@ -44,6 +44,7 @@ PAIRS_NAME = "Copa de Parejas"
 INDIVIDUAL_NAME = "Individual del Club"
 SWISS_NAME = "Suizo a dos semanas"
 TABLE_NAME = "Noche de juegos de mesa"
+SIGNUP_NAME = "Copa de Primavera"
 DIRECTOR = ("director", "domino-demo")
 SUPERUSER = ("admin", "admin-demo")
 
@@ -226,6 +227,7 @@ class Command(BaseCommand):
             individual_t = self._individual_tournament(director, players, dates["individual"])
             swiss_t = self._swiss_tournament(director, players, *dates["swiss"])
             table_t = self._table_tournament(director, players, dates["table"])
+            signup_t = self._signup_tournament(director, players, dates["signup"])
         # The ranking at once: the demo's replay requests, taken here rather than left to the
         # background worker (which then finds nothing to do).
         from rankings import ledger
@@ -238,7 +240,13 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"  {individual_t.name}: en curso, meta {individual_t.target}.")
         self.stdout.write(f"  {swiss_t.name}: suizo al mejor de {swiss_t.best_of}, en curso.")
-        self.stdout.write(f"  {table_t.name}: juegos de mesa de 3–4 jugadores, en curso.")
+        self.stdout.write(
+            f"  {table_t.name}: juegos de mesa de 3–4 jugadores, en curso; código del día "
+            f"{table_t.check_in_code}."
+        )
+        self.stdout.write(
+            f"  {signup_t.name}: inscripción abierta en /torneos/{signup_t.slug}/inscribirse/."
+        )
         self.stdout.write(
             f"  Director: {DIRECTOR[0]} / {DIRECTOR[1]}   "
             f"Superusuario: {SUPERUSER[0]} / {SUPERUSER[1]}"
@@ -250,13 +258,15 @@ class Command(BaseCommand):
         ``{"pairs": date, "individual": date, "swiss": (date, end_date), "table": date}``.
         The pairs tournament finished 21 days before, the Swiss event runs from 7 days before
         to 7 days after, the individual tournament and the table-game evening are today (so the
-        current year's ranking holds today's rated games, whatever the day)."""
+        current year's ranking holds today's rated games, whatever the day); the next
+        tournament, open for sign-up, is two weeks ahead (``"signup"``)."""
         week = dt.timedelta(days=7)
         return {
             "pairs": today - 3 * week,
             "individual": today,
             "swiss": (today - week, today + week),
             "table": today,
+            "signup": today + 2 * week,
         }
 
     def _accounts(self):
@@ -491,4 +501,37 @@ class Command(BaseCommand):
                 scores={s.entry_id: vp for s, vp in zip(seated, vps, strict=True)},
             )
         services.close_round(acting_user=director, round=rnd)
+        services.new_check_in_code(acting_user=director, tournament=t)  # players check in
+        return Tournament.objects.get(pk=t.pk)
+
+    def _signup_tournament(self, director, players, date):
+        """The next pairs tournament, open for sign-up on the web: at most 12 pairs, three
+        already in (club members recognised by their member number)."""
+        t = services.create_tournament(
+            acting_user=director,
+            name=SIGNUP_NAME,
+            date=date,
+            venue="Club de dominó, salón principal",
+            system="domino",
+            mode="pairs",
+            target=100,
+            time_limit=30,
+            status="registration",
+        )
+        services.update_signup_settings(
+            acting_user=director,
+            tournament=t,
+            signup_open=True,
+            max_entries=12,
+            signup_closes_at=None,
+            signup_needs_approval=False,
+        )
+        members = [p for p in players if p.member_number][:6]
+        for first, second in zip(members[::2], members[1::2], strict=True):
+            services.sign_up(
+                tournament=t,
+                name=first.full_name,
+                member_number=first.member_number,
+                partner_name=second.full_name,
+            )
         return Tournament.objects.get(pk=t.pk)

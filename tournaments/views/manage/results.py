@@ -21,6 +21,7 @@ from tournaments.views.manage.access import (
     status_for,
     submitted_once,
 )
+from tournaments.views.manage.clock import clock_panel
 from tournaments.views.manage.confirm import ask_first, confirmation, place_error
 from tournaments.views.public import standings_context
 
@@ -100,6 +101,7 @@ def _round_page_context(
             rnd.castigos.select_related("player", "entered_by").order_by("created_at", "id")
         ),
         "missing": sum(1 for table in tables if table.any_result is None),
+        "clock": clock_panel(t, rnd, missing=sum(1 for tb in tables if tb.any_result is None)),
         **standings_context(t),
     }
 

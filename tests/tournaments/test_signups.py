@@ -1,0 +1,257 @@
+"""Public sign-up (tournament day, part 1): who is recognised, accepted, put on the waiting
+list or left for a director; the page's refusals beside their fields; the trap for robots and
+the rate limit; contact details never public."""
+
+import datetime as dt
+import html
+import re
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.tournaments.test_withdrawals import refused
+from tournaments import services
+from tournaments.models import Entry, Player, SignUp
+
+pytestmark = pytest.mark.django_db
+
+
+def open_tournament(director, mode="single", name="Copa Abierta", **settings):
+    """A dominó tournament a week ahead taking sign-ups (``max_entries``, ``closes``,
+    ``approval`` as given)."""
+    t = services.create_tournament(
+        acting_user=director,
+        name=name,
+        date=timezone.localdate() + dt.timedelta(days=7),
+        system="domino",
+        mode=mode,
+        target=100,
+        status="registration",
+    )
+    return services.update_signup_settings(
+        acting_user=director,
+        tournament=t,
+        signup_open=True,
+        max_entries=settings.get("max_entries"),
+        signup_closes_at=settings.get("closes"),
+        signup_needs_approval=settings.get("approval", False),
+    )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    cache.clear()
+
+
+def test_a_new_player_with_a_contact_is_accepted_at_once(director):
+    t = open_tournament(director)
+    s = services.sign_up(tournament=t, name="Rosalía  Quintero", email="rosalia@example.org")
+    assert s.status == SignUp.Status.ACCEPTED
+    assert s.entry.name == "Rosalía Quintero"
+    player = Player.objects.get(full_name="Rosalía Quintero")
+    assert (player.email, s.entry.player1_id) == ("rosalia@example.org", player.pk)
+
+
+def test_someone_new_must_leave_a_contact(director):
+    t = open_tournament(director)
+    assert refused(lambda: services.sign_up(tournament=t, name="Sin Contacto")) == "signup_contact"
+    assert not SignUp.objects.exists()
+
+
+def test_a_known_player_is_recognised_by_member_number_or_email_only(director):
+    t = open_tournament(director)
+    known = services.create_player(
+        acting_user=director, full_name="Teodoro Ulloa", member_number="S-07", email="t@example.org"
+    )
+    code = refused(
+        lambda: services.sign_up(tournament=t, name="teodoro ulloa", email="otro@example.org")
+    )
+    assert code == "signup_identify"
+    s = services.sign_up(tournament=t, name="TEODORO ULLOA", member_number="s-07")
+    assert (s.player_id, s.entry.player1_id, s.name) == (known.pk, known.pk, "Teodoro Ulloa")
+    assert Player.objects.filter(name_key=known.name_key).count() == 1
+    again = refused(
+        lambda: services.sign_up(tournament=t, name="Teodoro Ulloa", email="t@example.org")
+    )
+    assert again == "signup_already_entered"
+
+
+def test_a_pair_signs_up_with_the_partner_by_name(director):
+    t = open_tournament(director, mode="pairs")
+    partner = services.create_player(acting_user=director, full_name="Úrsula Vidal")
+    assert (
+        refused(lambda: services.sign_up(tournament=t, name="Víctor Zea", phone="555 0101"))
+        == "signup_partner_required"
+    )
+    s = services.sign_up(
+        tournament=t, name="Víctor Zea", phone="555 0101", partner_name="ursula vidal"
+    )
+    assert s.entry.name == "Víctor Zea & Úrsula Vidal"
+    assert s.entry.player2_id == partner.pk
+    code = refused(
+        lambda: services.sign_up(
+            tournament=t, name="Wenceslao Yuste", phone="1", partner_name="Úrsula Vidal"
+        )
+    )
+    assert code == "signup_already_entered"
+
+
+def test_a_full_tournament_puts_requests_on_the_waiting_list_in_order(director):
+    t = open_tournament(director, max_entries=2)
+    first = [
+        services.sign_up(tournament=t, name=f"Jugador {n}", email=f"j{n}@example.org")
+        for n in ("Uno", "Dos", "Tres", "Cuatro")
+    ]
+    assert [s.status for s in first] == ["accepted", "accepted", "waiting", "waiting"]
+    assert [s.place for s in first] == [None, None, 1, 2]
+    assert Entry.objects.filter(tournament=t).count() == 2
+    services.remove_entry(acting_user=director, entry=first[0].entry)  # room for the first waiting
+    assert SignUp.objects.get(pk=first[2].pk).status == "accepted"
+    assert SignUp.objects.get(pk=first[3].pk).status == "waiting"
+    services.update_signup_settings(
+        acting_user=director,
+        tournament=t,
+        signup_open=True,
+        max_entries=3,
+        signup_closes_at=None,
+        signup_needs_approval=False,
+    )
+    assert SignUp.objects.get(pk=first[3].pk).status == "accepted"
+    assert Entry.objects.filter(tournament=t).count() == 3
+
+
+def test_with_approval_a_director_accepts_or_refuses(director):
+    t = open_tournament(director, approval=True, max_entries=1)
+    a = services.sign_up(tournament=t, name="Ana Alba", email="a@example.org")
+    b = services.sign_up(tournament=t, name="Blas Bravo", email="b@example.org")
+    assert (a.status, b.status, a.entry) == ("pending", "pending", None)
+    assert not Player.objects.filter(full_name="Ana Alba").exists()
+    a = services.decide_signup(acting_user=director, signup=a, accept=True)
+    assert (a.status, a.entry.name, a.decided_by) == ("accepted", "Ana Alba", director)
+    full = refused(lambda: services.decide_signup(acting_user=director, signup=b, accept=True))
+    assert full == "signup_full"
+    b = services.decide_signup(acting_user=director, signup=b, accept=False)
+    assert b.status == "refused"
+    twice = refused(lambda: services.decide_signup(acting_user=director, signup=b, accept=True))
+    assert twice == "signup_decided"
+
+
+def test_sign_up_closes_at_its_time_and_when_the_tournament_starts(director):
+    closes = timezone.now() + dt.timedelta(hours=1)
+    t = open_tournament(director, closes=closes)
+    late = closes + dt.timedelta(seconds=1)
+    code = refused(lambda: services.sign_up(tournament=t, name="Tardío", phone="1", now=late))
+    assert code == "signup_deadline"
+    t.status = "running"
+    t.save()
+    assert refused(lambda: services.sign_up(tournament=t, name="Otro", phone="1")) == (
+        "signup_started"
+    )
+
+
+# --- the pages -----------------------------------------------------------------------------
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def test_the_page_signs_up_and_never_shows_the_contact(client, director):
+    t = open_tournament(director, max_entries=1)
+    url = reverse("public:signup", args=[t.slug])
+    page = text(client.get(url))
+    assert "Queda 1 plaza." in page
+    answer = client.post(url, {"name": "Celia Duarte", "email": "celia@example.org"})
+    assert answer.status_code == 200
+    body = text(answer)
+    assert "Listo: Celia Duarte, estás inscrito en «Copa Abierta»." in body
+    assert "celia@example.org" not in body
+    waiting = text(client.post(url, {"name": "Dora Espina", "phone": "555 1234"}))
+    assert "estás en la lista de espera, en el puesto 1" in waiting
+    assert "555 1234" not in waiting
+    public = text(client.get(reverse("public:tournament", args=[t.slug])))
+    assert "celia@example.org" not in public and "555 1234" not in public
+
+
+def test_a_refused_sign_up_comes_back_typed_with_the_error_beside_its_field(client, director):
+    t = open_tournament(director)
+    services.create_player(acting_user=director, full_name="Elvira Fuentes", member_number="S-1")
+    answer = client.post(
+        reverse("public:signup", args=[t.slug]),
+        {"name": "Elvira Fuentes", "member_number": "S-9", "email": ""},
+    )
+    assert answer.status_code == 400
+    body = text(answer)
+    error = re.search(r'id="id_member_number_error"><p class="error" role="alert">([^<]*)<', body)
+    assert error.group(1) == (
+        "El club ya tiene un jugador llamado «Elvira Fuentes»: escribe tu número de socio o tu "
+        "correo tal como los tiene el club."
+    )
+    assert re.search(r'name="member_number"[^>]*value="S-9"', body)
+    assert "autofocus" in re.search(r'<input[^>]*name="member_number"[^>]*>', body).group(0)
+    assert not SignUp.objects.exists()
+
+
+def test_the_trap_field_stores_nothing(client, director):
+    t = open_tournament(director)
+    answer = client.post(
+        reverse("public:signup", args=[t.slug]),
+        {"name": "Robot", "email": "r@example.org", "website": "http://spam.example"},
+    )
+    assert answer.status_code == 200
+    assert "Solicitud recibida." in text(answer)
+    assert not SignUp.objects.exists() and not Player.objects.filter(full_name="Robot").exists()
+
+
+def test_too_many_requests_from_one_address_are_refused(client, director, monkeypatch):
+    from tournaments.views import signups as views
+
+    monkeypatch.setattr(views, "SIGNUP_LIMIT", 2)
+    t = open_tournament(director)
+    url = reverse("public:signup", args=[t.slug])
+    for n in (1, 2):
+        assert client.post(url, {"name": f"Persona {n}", "phone": "1"}).status_code == 200
+    third = client.post(url, {"name": "Persona 3", "phone": "1"})
+    assert third.status_code == 400
+    assert "Demasiadas solicitudes desde esta conexión" in text(third)
+    assert SignUp.objects.count() == 2
+
+
+def test_a_closed_sign_up_says_why(client, director):
+    t = open_tournament(director)
+    services.update_signup_settings(
+        acting_user=director,
+        tournament=t,
+        signup_open=False,
+        max_entries=None,
+        signup_closes_at=None,
+        signup_needs_approval=False,
+    )
+    page = text(client.get(reverse("public:signup", args=[t.slug])))
+    assert "Este torneo no tiene abierta la inscripción desde la web." in page
+    assert "<form" not in page.split("<main", 1)[1].split("</main>")[0]
+
+
+def test_the_directors_page_lists_requests_with_contacts_and_decides(director_client, director):
+    t = open_tournament(director, approval=True)
+    s = services.sign_up(tournament=t, name="Fermina Gil", email="fermina@example.org")
+    url = reverse("manage:signups", args=[t.slug])
+    page = text(director_client.get(url))
+    assert "fermina@example.org" in page and "jugador nuevo" in page
+    done = director_client.post(url, {"action": "accept", "signup": s.pk}, follow=True)
+    assert "Fermina Gil: aceptada." in text(done)
+    assert SignUp.objects.get(pk=s.pk).entry.name == "Fermina Gil"
+
+
+def test_the_directors_settings_refuse_a_maximum_below_the_entries(director_client, director):
+    t = open_tournament(director)
+    for n in (1, 2):
+        services.sign_up(tournament=t, name=f"Persona {n}", phone="1")
+    answer = director_client.post(
+        reverse("manage:signups", args=[t.slug]),
+        {"action": "settings", "s-signup_open": "on", "s-max_entries": "1"},
+    )
+    assert answer.status_code == 400
+    assert "El máximo (1) no puede ser menor que las inscripciones que ya hay (2)." in text(answer)

@@ -1,0 +1,144 @@
+"""Public sign-up (tournament day, part 1): the players' page
+(``/torneos/<slug>/inscribirse/``) and the director's requests
+(``/gestion/torneos/<slug>/solicitudes/``). The rule and the writes are
+``services.signups``'."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from clubsite.client_ip import client_ip
+from tournaments import services
+from tournaments.errors import DomainError
+from tournaments.forms import SignUpForm, SignUpSettingsForm
+from tournaments.models import SignUp, Tournament
+from tournaments.services.signups import room_left, signup_closed_reason
+from tournaments.views.manage.access import director_required, managed_tournament
+from tournaments.views.manage.confirm import place_error
+
+#: Requests accepted per address in ``SIGNUP_WINDOW`` seconds (a club's players share the
+#: venue's connection: generous, but a robot stops soon).
+SIGNUP_LIMIT = 20
+SIGNUP_WINDOW = 60 * 60
+
+#: Where a refusal of ``services.sign_up`` shows on the form.
+SIGNUP_FIELDS = {
+    "signup_contact": "email",
+    "signup_identify": "member_number",
+    "signup_partner_required": "partner_name",
+    "signup_no_partner": "partner_name",
+    "signup_same_partner": "partner_name",
+    "player_inactive": "name",
+}
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup(request, slug):
+    """The sign-up form of tournament ``slug`` while it takes sign-ups
+    (``signup_closed_reason``; otherwise the page says why), then the answer: accepted,
+    waiting for a director, or on the waiting list with its place. A refused form comes back
+    with what was typed and the message beside its field (400). Contact details are never
+    shown back. A filled trap field (``SignUpForm.website``) is answered as received and
+    stores nothing; more than ``SIGNUP_LIMIT`` requests per address in ``SIGNUP_WINDOW``
+    are refused."""
+    t = get_object_or_404(Tournament, slug=slug)
+    pairs = t.mode == Tournament.Mode.PAIRS
+    closed = signup_closed_reason(t)
+    form = SignUpForm(request.POST or None, pairs=pairs)
+    done = None
+    status = 200
+    if request.method == "POST" and not closed:
+        key = f"signup:{client_ip(request)}"
+        if form.is_valid():
+            data = form.cleaned_data
+            if data["website"]:
+                return render(request, "tournaments/signup.html", {"t": t, "robot": True})
+            if (cache.get(key) or 0) >= SIGNUP_LIMIT:
+                form.add_error(None, DomainError("signup_too_many").message)
+            else:
+                try:
+                    done = services.sign_up(
+                        tournament=t,
+                        name=data["name"],
+                        member_number=data["member_number"],
+                        email=data["email"],
+                        phone=data["phone"],
+                        partner_name=data.get("partner_name", ""),
+                    )
+                    cache.add(key, 0, SIGNUP_WINDOW)
+                    cache.incr(key)
+                except DomainError as exc:
+                    place_error(form, exc, SIGNUP_FIELDS, by_name={"nombre": "name"})
+        if done is None:
+            status = 400
+    if request.method == "POST" and closed:
+        status = 400
+    context = {
+        "t": t,
+        "form": form,
+        "done": done,
+        "closed": DomainError(closed).message if closed else None,
+        "room": room_left(t),
+    }
+    return render(request, "tournaments/signup.html", context, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def signups(request, slug):
+    """The director's sign-up page: the settings (open, maximum, closing time, approval) and
+    the requests (waiting for approval, the waiting list in order, the decided ones), each
+    pending or waiting one with "accept" and "refuse" (``action=accept|refuse``,
+    ``signup``). Contact details are shown here only."""
+    t = managed_tournament(request, slug)
+    settings_form = SignUpSettingsForm(instance=t, prefix="s")
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action == "settings":
+            settings_form = SignUpSettingsForm(request.POST, instance=t, prefix="s")
+            if settings_form.is_valid():
+                data = settings_form.cleaned_data
+                try:
+                    t = services.update_signup_settings(
+                        acting_user=request.user, tournament=Tournament.objects.get(pk=t.pk), **data
+                    )
+                    messages.success(request, _("Inscripción pública guardada."))
+                    return redirect("manage:signups", slug=t.slug)
+                except DomainError as exc:
+                    place_error(settings_form, exc, {"max_entries_below": "max_entries"})
+            status = 400
+        elif action in ("accept", "refuse"):
+            request_ = get_object_or_404(SignUp, pk=request.POST.get("signup") or 0, tournament=t)
+            try:
+                decided = services.decide_signup(
+                    acting_user=request.user, signup=request_, accept=action == "accept"
+                )
+                text = (
+                    _("{name}: aceptada.")
+                    if decided.status == SignUp.Status.ACCEPTED
+                    else _("{name}: rechazada.")
+                )
+                messages.success(request, text.format(name=decided.name))
+            except DomainError as exc:
+                messages.error(request, exc.message)
+            return redirect("manage:signups", slug=t.slug)
+    rows = list(t.signups.order_by("created_at", "id"))
+    for place, row in enumerate((r for r in rows if r.status == SignUp.Status.WAITING), start=1):
+        row.place = place
+    context = {
+        "t": Tournament.objects.get(pk=t.pk),
+        "settings_form": settings_form,
+        "pending": [r for r in rows if r.status == SignUp.Status.PENDING],
+        "waiting": [r for r in rows if r.status == SignUp.Status.WAITING],
+        "decided": [r for r in rows if r.status in (SignUp.Status.ACCEPTED, SignUp.Status.REFUSED)],
+        "room": room_left(t),
+        "closed": signup_closed_reason(t),
+    }
+    return render(request, "tournaments/manage/signups.html", context, status=status)
