@@ -146,8 +146,8 @@ MESSAGES: dict[str, str] = {
         "Deja un correo o un teléfono para que el club pueda avisarte (no se publican)."
     ),
     "signup_identify": gettext_noop(
-        "El club ya tiene un jugador llamado «{name}»: escribe tu número de socio o tu correo "
-        "tal como los tiene el club."
+        "El club ya tiene un jugador llamado «{name}»: escribe tu número de socio, tu correo o "
+        "tu teléfono tal como los tiene el club."
     ),
     "signup_partner_required": gettext_noop(
         "Es un torneo por parejas: escribe el nombre de tu compañero."

@@ -268,8 +268,32 @@ class SignUpForm(forms.Form):
         )
 
 
+class ClubDateTimeField(forms.DateTimeField):
+    """A date and time typed in the club's time zone, between the years 2000 and 2999: a year
+    the calendar cannot hold once turned into UTC (9999-12-31 23:59) is refused in words, not
+    an overflow."""
+
+    def to_python(self, value):
+        try:
+            result = super().to_python(value)
+        except (OverflowError, ValueError) as exc:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from exc
+        if result is not None and not 2000 <= result.year <= 2999:
+            raise forms.ValidationError(
+                _("Escribe una fecha entre los años 2000 y 2999."), code="out_of_range"
+            )
+        return result
+
+
 class SignUpSettingsForm(forms.ModelForm):
     """A tournament's sign-up settings (``services.update_signup_settings``)."""
+
+    signup_closes_at = ClubDateTimeField(
+        label=Tournament._meta.get_field("signup_closes_at").verbose_name.capitalize(),
+        required=False,
+        help_text=Tournament._meta.get_field("signup_closes_at").help_text,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
 
     class Meta:
         model = Tournament

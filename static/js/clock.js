@@ -19,7 +19,7 @@
   var TICK = 250;
   var SAMPLES = 8;
   var ENDING = 60; // seconds: the last minute looks different (is-ending)
-  var STATUSES = ["idle", "running", "paused", "over", "no_limit", "no_round"];
+  var STATUSES = ["idle", "running", "paused", "over", "no_limit", "no_round", "closed"];
 
   function number(text) {
     if (text === null || text === undefined || text === "") {
@@ -133,6 +133,10 @@
       root.classList.toggle("is-" + s, s === cur.status);
     });
     root.classList.toggle("is-ending", cur.status === "running" && shown !== null && shown <= ENDING);
+    // Time up while the director's page is open: "pause" and taking time away no longer apply.
+    root.querySelectorAll("[data-clock-not-over]").forEach(function (el) {
+      el.hidden = cur.status === "over";
+    });
     root.classList.toggle("is-long", digits.length > 5);
     if (root.getAttribute("data-shown-status") !== cur.status) {
       root.setAttribute("data-shown-status", cur.status);

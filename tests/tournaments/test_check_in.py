@@ -71,14 +71,30 @@ def test_the_director_may_still_seat_an_absent_entry_by_hand(director):
     assert byes(t, 1, e) == []
 
 
-def test_round_robin_leaves_out_the_games_of_absent_entries(director):
+def test_round_robin_is_among_the_present_entries(director):
+    t, e = make(director, "domino", "pairs", n=6)
+    mark(director, *e[:3])  # 3, 4 and 5 absent: a round robin of three, one rests each round
+    rounds = services.generate_round_robin(acting_user=director, tournament=t)
+    assert [r.number for r in rounds] == [1, 2, 3]
+    met = set()
+    for number in (1, 2, 3):
+        tables = layout(t, number, e)
+        assert len(tables) == 1
+        ((a,), (b,)) = tables[1]
+        met.add(frozenset((a, b)))
+        assert byes(t, number, e) == sorted({0, 1, 2} - {a, b})
+    assert met == {frozenset(p) for p in ((0, 1), (0, 2), (1, 2))}
+    assert not Bye.objects.filter(entry__in=e[3:]).exists()
+
+
+def test_a_scheduled_game_of_an_entry_absent_later_is_left_out(director):
     t, e = make(director, "domino", "pairs", n=4)
-    mark(director, *e[:3])  # 3 absent
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
-    seated = {i for sides in layout(t, 1, e).values() for side in sides for i in side}
-    assert 3 not in seated
-    assert len(seated) == 2  # one game of the schedule, the other's opponent rests
-    assert byes(t, 1, e) == sorted({0, 1, 2} - seated)
+    mark(director, *e[:3])  # check-in starts after round 1; 3 is not here
+    services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    seated = {i for sides in layout(t, 2, e).values() for side in sides for i in side}
+    assert 3 not in seated and len(seated) == 2
+    assert byes(t, 2, e) == sorted({0, 1, 2} - seated)
 
 
 def test_check_in_refuses_a_finished_tournament(director):
@@ -222,3 +238,32 @@ def test_find_my_table_offers_im_here_while_self_check_in_is_on(client, with_cod
     assert link in text(client.get(reverse("public:find_table", args=[t.slug])))
     services.stop_self_check_in(acting_user=director, tournament=t)
     assert link not in text(client.get(reverse("public:find_table", args=[t.slug])))
+
+
+@pytest.mark.parametrize("typed", ["EYGÑ", "ＥＹＧ６", "çódigo", "💡💡💡💡"])
+def test_a_code_with_any_character_is_refused_in_words(client, with_code, typed):
+    t, e = with_code
+    answer = client.post(
+        reverse("public:check_in", args=[t.slug]), {"name": e[0].name, "code": typed}
+    )
+    assert answer.status_code == 400
+    assert "Ese no es el código del día" in text(answer)
+
+
+def test_the_full_width_form_of_the_code_is_the_code(client, with_code):
+    t, e = with_code
+    wide = "".join(chr(ord(ch) + 0xFEE0) for ch in t.check_in_code)  # Ａ… and ２…
+    answer = client.post(
+        reverse("public:check_in", args=[t.slug]), {"name": e[0].name, "code": wide}
+    )
+    assert answer.status_code == 200
+    assert Entry.objects.get(pk=e[0].pk).present
+
+
+@pytest.mark.parametrize("entry", ["abc", "", "-1", "99999999999999999999"])
+def test_a_forged_entry_on_the_directors_list_is_404(director_client, director, entry):
+    t, _e = make(director, "swiss", "single", n=2)
+    answer = director_client.post(
+        reverse("manage:check_in", args=[t.slug]), {"action": "present", "entry": entry}
+    )
+    assert answer.status_code == 404

@@ -505,3 +505,17 @@ def test_only_the_tournaments_directors_press_the_buttons(client, rnd):
     assert press(client, rnd, "start").status_code == 403
     rnd.refresh_from_db()
     assert rnd.clock_running_since is None
+
+
+def test_a_closed_round_reads_closed_not_ready_to_start(client, director, rnd):
+    services.start_clock(acting_user=director, round=rnd)
+    table = rnd.tables.get()
+    services.record_result(acting_user=director, table=table, version=0, tantos_a=100, tantos_b=40)
+    services.close_round(acting_user=director, round=rnd)
+    t = rnd.tournament
+    data = client.get(reverse("public:clock_state", args=[t.slug])).json()
+    assert (data["status"], data["ends_at"]) == ("closed", None)
+    page = client.get(reverse("public:clock", args=[t.slug])).content.decode()
+    status = re.search(r'<p class="clock-status"[^>]*>(.*?)</p>', page, re.S).group(1)
+    assert status.strip() == "Ronda cerrada"
+    assert '<meta property="og:title" content="Reloj · Ronda 1 · Copa del Reloj">' in page

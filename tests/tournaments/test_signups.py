@@ -163,12 +163,17 @@ def test_the_page_signs_up_and_never_shows_the_contact(client, director):
     url = reverse("public:signup", args=[t.slug])
     page = text(client.get(url))
     assert "Queda 1 plaza." in page
-    answer = client.post(url, {"name": "Celia Duarte", "email": "celia@example.org"})
-    assert answer.status_code == 200
+    answer = client.post(url, {"name": "Celia Duarte", "email": "celia@example.org"}, follow=True)
+    ((went, status),) = answer.redirect_chain
+    assert status == 302 and went.startswith(f"{url}?hecho=")
     body = text(answer)
+    again = text(client.get(went))  # a reload shows the answer again and sends nothing
+    assert "Listo: Celia Duarte, estás inscrito en «Copa Abierta»." in again
+    assert SignUp.objects.count() == 1
+    assert "Listo" not in text(client.get(url + "?hecho=forged:token"))
     assert "Listo: Celia Duarte, estás inscrito en «Copa Abierta»." in body
     assert "celia@example.org" not in body
-    waiting = text(client.post(url, {"name": "Dora Espina", "phone": "555 1234"}))
+    waiting = text(client.post(url, {"name": "Dora Espina", "phone": "555 1234"}, follow=True))
     assert "estás en la lista de espera, en el puesto 1" in waiting
     assert "555 1234" not in waiting
     public = text(client.get(reverse("public:tournament", args=[t.slug])))
@@ -186,8 +191,8 @@ def test_a_refused_sign_up_comes_back_typed_with_the_error_beside_its_field(clie
     body = text(answer)
     error = re.search(r'id="id_member_number_error"><p class="error" role="alert">([^<]*)<', body)
     assert error.group(1) == (
-        "El club ya tiene un jugador llamado «Elvira Fuentes»: escribe tu número de socio o tu "
-        "correo tal como los tiene el club."
+        "El club ya tiene un jugador llamado «Elvira Fuentes»: escribe tu número de socio, tu "
+        "correo o tu teléfono tal como los tiene el club."
     )
     assert re.search(r'name="member_number"[^>]*value="S-9"', body)
     assert "autofocus" in re.search(r'<input[^>]*name="member_number"[^>]*>', body).group(0)
@@ -212,7 +217,7 @@ def test_too_many_requests_from_one_address_are_refused(client, director, monkey
     t = open_tournament(director)
     url = reverse("public:signup", args=[t.slug])
     for n in (1, 2):
-        assert client.post(url, {"name": f"Persona {n}", "phone": "1"}).status_code == 200
+        assert client.post(url, {"name": f"Persona {n}", "phone": "1"}).status_code == 302
     third = client.post(url, {"name": "Persona 3", "phone": "1"})
     assert third.status_code == 400
     assert "Demasiadas solicitudes desde esta conexión" in text(third)
@@ -255,3 +260,34 @@ def test_the_directors_settings_refuse_a_maximum_below_the_entries(director_clie
     )
     assert answer.status_code == 400
     assert "El máximo (1) no puede ser menor que las inscripciones que ya hay (2)." in text(answer)
+
+
+def test_a_newcomer_who_left_only_a_phone_is_recognised_by_it_next_time(director):
+    first = open_tournament(director, name="Primera Copa")
+    services.sign_up(tournament=first, name="Hilario Ibáñez", phone="+52 55 1234-5678")
+    second = open_tournament(director, name="Segunda Copa")
+    s = services.sign_up(tournament=second, name="hilario ibanez", phone="55-1234-5678")
+    assert s.status == "accepted"
+    assert Player.objects.filter(full_name="Hilario Ibáñez").count() == 1
+
+
+def test_a_closing_time_the_calendar_cannot_hold_is_refused_in_words(director_client, director):
+    t = open_tournament(director)
+    answer = director_client.post(
+        reverse("manage:signups", args=[t.slug]),
+        {"action": "settings", "s-signup_open": "on", "s-signup_closes_at": "9999-12-31T23:59"},
+    )
+    assert answer.status_code == 400
+    assert "Escribe una fecha entre los años 2000 y 2999." in text(answer)
+
+
+def test_the_tournament_page_offers_sign_up_only_while_it_is_taken(client, director):
+    t = open_tournament(director, closes=timezone.now() + dt.timedelta(hours=1))
+    link = f'href="/torneos/{t.slug}/inscribirse/">Inscribirse</a>'
+    assert link in text(client.get(reverse("public:tournament", args=[t.slug])))
+    t.signup_closes_at = timezone.now() - dt.timedelta(minutes=1)
+    t.save()
+    assert link not in text(client.get(reverse("public:tournament", args=[t.slug])))
+    page = text(client.get(reverse("public:signup", args=[t.slug])))
+    assert "La inscripción de este torneo ya cerró." in page
+    assert '<meta property="og:title" content="Inscripción · Copa Abierta">' in page

@@ -9,6 +9,7 @@ of the tournament uses the present entries only (``Tournament.entries_to_pair``)
 from __future__ import annotations
 
 import secrets
+import unicodedata
 
 from django.db import transaction
 
@@ -65,9 +66,12 @@ def stop_self_check_in(*, acting_user, tournament: Tournament) -> Tournament:
 
 
 def same_code(typed: str, code: str) -> bool:
-    """Whether ``typed`` is the day's ``code``: case, spaces and dashes do not matter."""
-    cleaned = "".join(ch for ch in (typed or "").upper() if ch.isalnum())
-    return bool(code) and secrets.compare_digest(cleaned, code.upper())
+    """Whether ``typed`` is the day's ``code``: case, spaces, dashes and full-width forms do
+    not matter (NFKC); any other character, accented letters included, is simply not the
+    code."""
+    normal = unicodedata.normalize("NFKC", typed or "").upper()
+    cleaned = "".join(ch for ch in normal if ch.isalnum())
+    return bool(code) and secrets.compare_digest(cleaned.encode(), code.upper().encode())
 
 
 @transaction.atomic

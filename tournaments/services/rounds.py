@@ -236,8 +236,9 @@ def generate_round_robin(
     already made stay as they are, and in each later round the withdrawn entry has no table
     and no bye while its scheduled opponent rests (a bye, scored by the tournament's bye
     rule). A round where every entry still in rests is created without tables. Check-in
-    (``Tournament.entries_to_pair``): a game of an absent entry is left out of the round
-    made, its opponent rests, and the absent entry gets neither table nor bye.
+    (``Tournament.entries_to_pair``): the schedule is over the present entries (plus any
+    already seated in an earlier round); a scheduled game of an entry absent when its round
+    is made is left out, its opponent rests, and the absent entry gets neither table nor bye.
 
     Raises DomainError "round_robin_mode" (individual mode), "too_few_entries",
     "round_robin_complete", "round_beyond_planned" (``next_only`` past the planned rounds),
@@ -249,8 +250,14 @@ def generate_round_robin(
     if systems.ROUND_ROBIN not in system.actions(t):
         raise DomainError("round_robin_mode", system=system.summary(t))
     # Every entry, withdrawn ones included: a withdrawal never moves anybody else's games; a
-    # withdrawn entry's scheduled opponents rest (SCORING.md §5, "Withdrawals").
+    # withdrawn entry's scheduled opponents rest (SCORING.md §5, "Withdrawals"). Check-in
+    # under way: the schedule is over the present entries (and those already seated in a
+    # round made before), so a day's round robin is among those who came.
     entries = list(t.entries.order_by("pk"))
+    checking_in = t.checking_in()
+    if checking_in:
+        seated = set(Seat.objects.filter(round__tournament=t).values_list("entry_id", flat=True))
+        entries = [e for e in entries if e.present or e.pk in seated]
     by_id = {e.pk: e for e in entries}
     ids = list(by_id)
     rounds = rr_schedule(
@@ -278,7 +285,6 @@ def generate_round_robin(
         t.rounds_planned = len(rounds)
         audit(t, acting_user).save()
     created = []
-    checking_in = t.checking_in()
     for planned in rounds:
         if planned.number in existing:
             continue

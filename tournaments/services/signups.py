@@ -6,7 +6,7 @@ The rule (one place, here):
 
 * A request names one player, or a pair in a pairs tournament (the partner by name only).
 * A known player is recognised by name (``names.key``: case, accents and spacing aside) plus
-  their member number or email as the club has them; a name the club already has without a
+  their member number, email or phone as the club has them; a name the club already has without a
   matching number or email is refused (nobody signs up in someone else's name, and the club
   gets no duplicate). Someone new leaves a name and a contact (email or phone).
 * The partner is the club's player of that name when there is exactly one, else a new player.
@@ -53,18 +53,32 @@ def room_left(t: Tournament) -> int | None:
     return max(0, t.max_entries - t.entries.count())
 
 
-def _known_player(name: str, member_number: str, email: str) -> Player | None:
-    """The club's player called ``name`` whose member number or email is the one given; None
-    when the club has nobody of that name. Raises "signup_identify" when it has someone of
-    that name but neither the number nor the email matches."""
+def _digits(phone: str) -> str:
+    """A phone number's digits only ("+52 55 1234-5678" → "525512345678")."""
+    return "".join(ch for ch in phone if ch.isdigit())
+
+
+def _same_phone(a: str, b: str) -> bool:
+    """Whether two phones' digits are the same number: equal, or one the other with a country
+    or area prefix in front; the shorter has at least 8 digits."""
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 8 and long_.endswith(short)
+
+
+def _known_player(name: str, member_number: str, email: str, phone: str = "") -> Player | None:
+    """The club's player called ``name`` whose member number, email or phone (``_same_phone``)
+    is the one given; None when the club has nobody of that name. Raises
+    "signup_identify" when it has someone of that name but nothing given matches."""
     same = list(Player.objects.filter(name_key=name_key(name)))
     if not same:
         return None
-    number, mail = member_number.strip().upper(), email.strip().lower()
+    number, mail, digits = member_number.strip().upper(), email.strip().lower(), _digits(phone)
     for p in same:
         if number and (p.member_number or "").upper() == number:
             return p
         if mail and p.email.lower() == mail:
+            return p
+        if _same_phone(digits, _digits(p.phone)):
             return p
     raise DomainError("signup_identify", name=name)
 
@@ -121,7 +135,7 @@ def sign_up(
     member_number = member_number.strip()[:20]
     email = email.strip()[:254]
     phone = clean_name(phone, field=gettext_noop("teléfono"), required=False, max_length=40)
-    player = _known_player(name, member_number, email)
+    player = _known_player(name, member_number, email, phone)
     if player is None and not (email or phone):
         raise DomainError("signup_contact")
     partner = _partner(partner_name) if partner_name else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,6 +18,7 @@ from clubsite.client_ip import client_ip
 from tournaments import names, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Tournament
+from tournaments.views import sharing
 from tournaments.views.manage.access import director_required, managed_tournament
 
 #: Wrong codes allowed per address and tournament in ``WRONG_CODE_WINDOW`` seconds.
@@ -58,7 +60,10 @@ def check_in(request, slug):
         action = request.POST.get("action", "")
         try:
             if action in ("present", "absent"):
-                entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0, tournament=t)
+                entry_id = request.POST.get("entry", "")
+                if not entry_id.isdigit() or len(entry_id) > 18:
+                    raise Http404
+                entry = get_object_or_404(Entry, pk=int(entry_id), tournament=t)
                 entry = services.set_present(
                     acting_user=request.user, entry=entry, present=action == "present"
                 )
@@ -138,5 +143,11 @@ def self_check_in(request, slug):
                         cache.add(key, 0, WRONG_CODE_WINDOW)
                         cache.incr(key)
         status = 400 if errors else 200
-    context = {"t": t, "data": data, "errors": errors, "done": done}
+    context = {
+        "t": t,
+        "og": sharing.check_in_card(t),
+        "data": data,
+        "errors": errors,
+        "done": done,
+    }
     return render(request, "tournaments/check_in.html", context, status=status)

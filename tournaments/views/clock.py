@@ -25,6 +25,7 @@ from django.views.decorators.http import require_safe
 from clubsite.routers import use_replica
 from tournaments.models import Round, Tournament
 from tournaments.services.clock import clock_state, mm_ss, shown_seconds
+from tournaments.views import sharing
 from tournaments.views.public import _tournament
 
 #: Seconds between two looks at the state (static/js/clock.js reads it from the page).
@@ -49,7 +50,7 @@ def clock_round(t: Tournament, ronda: str | None) -> Round | None:
 
 def state_of(t: Tournament, rnd: Round | None, now) -> dict:
     """The JSON state: ``clock_state`` of ``rnd`` at ``now`` (status "no_round" before round
-    1), with ``now`` (the server's time, ISO 8601 with milliseconds) and ``shown`` (the whole
+    1; "closed" for a closed round or a finished tournament whose clock did not run out), with ``now`` (the server's time, ISO 8601 with milliseconds) and ``shown`` (the whole
     seconds the screen shows)."""
     if rnd is None:
         state = {
@@ -64,6 +65,14 @@ def state_of(t: Tournament, rnd: Round | None, now) -> dict:
         }
     else:
         state = clock_state(rnd, now)
+        if (rnd.closed or t.status == Tournament.Status.FINISHED) and state["status"] in (
+            "idle",
+            "running",
+            "paused",
+        ):
+            # A closed round (or a finished tournament) is not waiting for its clock.
+            state["status"] = "closed"
+            state["ends_at"] = None
     state["shown"] = shown_seconds(state["remaining"])
     state["now"] = now.isoformat(timespec="milliseconds")
     state["time_limit"] = t.time_limit
@@ -91,6 +100,7 @@ def clock(request, slug):
         "tournaments/clock.html",
         {
             "t": t,
+            "og": sharing.clock_card(t, rnd),
             "round": rnd,
             "state": state,
             "shown": mm_ss(state["remaining"]),

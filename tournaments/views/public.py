@@ -25,6 +25,7 @@ from rankings.tasks import watches_replay
 from tournaments import systems
 from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
+from tournaments.services.signups import signup_closed_reason
 from tournaments.views import sharing
 
 HOME_RANKING_SIZE = 10
@@ -293,6 +294,7 @@ def tournament_detail(request, slug):
         "round_blocks": round_blocks,
         "current_round": current,
         "can_manage": can_manage(request.user, t),
+        "takes_signups": signup_closed_reason(t) is None,
         **_live_context(t),
         **standings_context(t, page=(request.GET.get("page") or 1) if large else None),
     }

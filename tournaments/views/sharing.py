@@ -204,3 +204,25 @@ def by_name_card(t, rnd) -> LinkCard:
         SEP.join([_round_word(rnd.number), gettext("Por nombre"), t.name]),
         gettext("Cada jugador en orden alfabético, con su mesa y su asiento."),
     )
+
+
+def signup_card(t) -> LinkCard:
+    """The sign-up page: "Inscripción · <name>"; dates, venue."""
+    return LinkCard(
+        SEP.join([gettext("Inscripción"), t.name]),
+        SEP.join([_dates(t), *([t.venue] if t.venue else [])]),
+    )
+
+
+def check_in_card(t) -> LinkCard:
+    """The players' own check-in: "Estoy aquí · <name>"."""
+    return LinkCard(
+        SEP.join([gettext("Estoy aquí"), t.name]),
+        gettext("Escribe tu nombre y el código del día que verás en el local."),
+    )
+
+
+def clock_card(t, rnd) -> LinkCard:
+    """The round clock: "Reloj · Ronda 2 · <name>" (no round yet: without it)."""
+    parts = [gettext("Reloj"), *([_round_word(rnd.number)] if rnd else []), t.name]
+    return LinkCard(SEP.join(parts), _dates(t))

@@ -6,8 +6,11 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core import signing
 from django.core.cache import cache
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -17,7 +20,8 @@ from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.forms import SignUpForm, SignUpSettingsForm
 from tournaments.models import SignUp, Tournament
-from tournaments.services.signups import room_left, signup_closed_reason
+from tournaments.services.signups import room_left, signup_closed_reason, waiting_place
+from tournaments.views import sharing
 from tournaments.views.manage.access import director_required, managed_tournament
 from tournaments.views.manage.confirm import place_error
 
@@ -41,8 +45,9 @@ SIGNUP_FIELDS = {
 @require_http_methods(["GET", "POST"])
 def signup(request, slug):
     """The sign-up form of tournament ``slug`` while it takes sign-ups
-    (``signup_closed_reason``; otherwise the page says why), then the answer: accepted,
-    waiting for a director, or on the waiting list with its place. A refused form comes back
+    (``signup_closed_reason``; otherwise the page says why). A request taken goes (303) to
+    the answer, ``?hecho=<signed id>``: accepted, waiting for a director, or on the waiting
+    list with its place; reloading it sends nothing again. A refused form comes back
     with what was typed and the message beside its field (400). Contact details are never
     shown back. A filled trap field (``SignUpForm.website``) is answered as received and
     stores nothing; more than ``SIGNUP_LIMIT`` requests per address in ``SIGNUP_WINDOW``
@@ -51,7 +56,7 @@ def signup(request, slug):
     pairs = t.mode == Tournament.Mode.PAIRS
     closed = signup_closed_reason(t)
     form = SignUpForm(request.POST or None, pairs=pairs)
-    done = None
+    done = _signed_signup(t, request.GET.get("hecho", "")) if request.method == "GET" else None
     status = 200
     if request.method == "POST" and not closed:
         key = f"signup:{client_ip(request)}"
@@ -73,6 +78,10 @@ def signup(request, slug):
                     )
                     cache.add(key, 0, SIGNUP_WINDOW)
                     cache.incr(key)
+                    # The answer is a page of its own (a reload shows it again, never sends
+                    # the form twice): the request's id, signed, in the address.
+                    token = signing.dumps(done.pk, salt=DONE_SALT)
+                    return redirect(f"{reverse('public:signup', args=[t.slug])}?hecho={token}")
                 except DomainError as exc:
                     place_error(form, exc, SIGNUP_FIELDS, by_name={"nombre": "name"})
         if done is None:
@@ -81,12 +90,33 @@ def signup(request, slug):
         status = 400
     context = {
         "t": t,
+        "og": sharing.signup_card(t),
         "form": form,
         "done": done,
         "closed": DomainError(closed).message if closed else None,
         "room": room_left(t),
     }
     return render(request, "tournaments/signup.html", context, status=status)
+
+
+DONE_SALT = "tournaments.signup.done"
+#: How long the answer page of a request can be opened again (seconds).
+DONE_MAX_AGE = 7 * 24 * 60 * 60
+
+
+def _signed_signup(t: Tournament, token: str) -> SignUp | None:
+    """The request of ``t`` that ``token`` (``signing.dumps`` of its id) names, with its
+    waiting place; None for a missing, forged or expired token."""
+    if not token:
+        return None
+    try:
+        pk = signing.loads(token, salt=DONE_SALT, max_age=DONE_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    done = t.signups.select_related("entry__player1", "entry__player2").filter(pk=pk).first()
+    if done is not None:
+        done.place = waiting_place(done)
+    return done
 
 
 @director_required
@@ -115,7 +145,10 @@ def signups(request, slug):
                     place_error(settings_form, exc, {"max_entries_below": "max_entries"})
             status = 400
         elif action in ("accept", "refuse"):
-            request_ = get_object_or_404(SignUp, pk=request.POST.get("signup") or 0, tournament=t)
+            signup_id = request.POST.get("signup", "")
+            if not signup_id.isdigit() or len(signup_id) > 18:
+                raise Http404
+            request_ = get_object_or_404(SignUp, pk=int(signup_id), tournament=t)
             try:
                 decided = services.decide_signup(
                     acting_user=request.user, signup=request_, accept=action == "accept"
