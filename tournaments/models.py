@@ -60,6 +60,19 @@ class Player(models.Model):
     email = models.EmailField(_("correo (privado)"), blank=True)
     phone = models.CharField(_("teléfono (privado)"), max_length=40, blank=True)
     active = models.BooleanField(_("activo"), default=True)
+    #: The site account that claimed this player record (through a link sent to ``email``).
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("cuenta"),
+    )
+    #: Agreed to receive notices by email (pairings, reminders); each has an unsubscribe link.
+    notices_consent = models.BooleanField(_("acepta avisos por correo"), default=False)
+    #: When a director anonymised the record on request (name replaced, contact erased).
+    anonymised_at = models.DateTimeField(_("anonimizado el"), null=True, blank=True)
     created_at = models.DateTimeField(_("alta"), auto_now_add=True)
     history = HistoricalRecords()
 
@@ -162,6 +175,8 @@ class Tournament(models.Model):
         help_text=_("Solo si el torneo dura más de un día."),
     )
     venue = models.CharField(_("lugar"), max_length=120, blank=True)
+    #: The hour play starts on ``date`` (the club's time zone); None: not announced.
+    start_time = models.TimeField(_("hora de inicio"), null=True, blank=True)
     #: The scoring system's key; the registry (``tournaments.systems``) lists the choices.
     system = models.CharField(
         _("sistema"), max_length=10, choices=systems.choices, default="domino"
@@ -1055,3 +1070,93 @@ class SignUp(models.Model):
         return gettext("{who} en «{tournament}» ({status})").format(
             who=who, tournament=self.tournament.name, status=self.get_status_display()
         )
+
+
+class League(models.Model):
+    """A league ("liga"): the tournaments of a season, any system, scored by final position
+    (``points_scale``: points for 1st, 2nd, …; ``participation_points`` to everyone who took
+    part), the best ``best_results`` of each player's results counting (None: all).
+    ``planned_tournaments``: how many the season will have (None: unknown), for "how many are
+    left". The rule is docs/SCORING.md, "Leagues"."""
+
+    name = models.CharField(_("nombre"), max_length=120)
+    slug = models.SlugField(_("Dirección (slug)"), max_length=140, unique=True)
+    season = models.PositiveSmallIntegerField(_("temporada"))
+    description = models.TextField(_("descripción"), blank=True)
+    points_scale = models.CharField(
+        _("puntos por puesto"),
+        max_length=200,
+        default="25,18,15,12,10,8,6,4,2,1",
+        help_text=_("Puntos del 1.º, 2.º, 3.º…, separados por comas."),
+    )
+    participation_points = models.PositiveSmallIntegerField(_("puntos por participar"), default=0)
+    best_results = models.PositiveSmallIntegerField(
+        _("resultados que cuentan"),
+        null=True,
+        blank=True,
+        help_text=_("Los N mejores de cada jugador. Vacío: todos."),
+    )
+    planned_tournaments = models.PositiveSmallIntegerField(
+        _("torneos previstos"), null=True, blank=True
+    )
+    tournaments = models.ManyToManyField(
+        Tournament, blank=True, related_name="leagues", verbose_name=_("torneos")
+    )
+    created_at = models.DateTimeField(_("alta"), auto_now_add=True)
+    history = HistoricalRecords(m2m_fields=[])
+
+    class Meta:
+        ordering = ["-season", "name"]
+        verbose_name = _("liga")
+        verbose_name_plural = _("ligas")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season})"
+
+
+class Notice(models.Model):
+    """One message sent to a player (``tournaments.notices``): a round's pairings
+    (``PAIRINGS``, once per player and round, however often the round is published) or the
+    reminder the day before a tournament (``REMINDER``, once per player and tournament).
+    The unique constraints make "once" hold under concurrent workers."""
+
+    class Kind(models.TextChoices):
+        PAIRINGS = "pairings", _("emparejamientos")
+        REMINDER = "reminder", _("recordatorio")
+
+    kind = models.CharField(_("tipo"), max_length=10, choices=Kind)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="notices", verbose_name=_("jugador")
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="notices", verbose_name=_("torneo")
+    )
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notices",
+        verbose_name=_("ronda"),
+    )
+    sent_at = models.DateTimeField(_("enviado el"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-sent_at", "-id"]
+        verbose_name = _("aviso enviado")
+        verbose_name_plural = _("avisos enviados")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "player", "round"],
+                condition=Q(round__isnull=False),
+                name="notice_once_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "player", "tournament"],
+                condition=Q(round__isnull=True),
+                name="notice_once_per_tournament",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.player} · {self.tournament.name}"
