@@ -59,9 +59,12 @@ def env_bool(name: str, default: bool) -> bool:
     ) from None
 
 
-def env_int(name: str, default: int, *, minimum: int = 0, example: str) -> int:
-    """A whole number ≥ ``minimum``; unset or empty → ``default``. Raises ImproperlyConfigured
-    otherwise (``DJANGO_CONN_MAX_AGE=1m``, ``DJANGO_TRUSTED_PROXY_COUNT=-1``)."""
+def env_int(
+    name: str, default: int, *, minimum: int = 0, maximum: int | None = None, example: str
+) -> int:
+    """A whole number ≥ ``minimum`` (and ≤ ``maximum`` when given); unset or empty →
+    ``default``. Raises ImproperlyConfigured otherwise (``DJANGO_CONN_MAX_AGE=1m``,
+    ``DJANGO_TRUSTED_PROXY_COUNT=-1``, ``DJANGO_EMAIL_PORT=70000``)."""
     value = _raw(name)
     if value is None:
         return default
@@ -69,10 +72,10 @@ def env_int(name: str, default: int, *, minimum: int = 0, example: str) -> int:
         number = int(value)
     except ValueError:
         number = None
-    if number is None or number < minimum:
+    if number is None or number < minimum or (maximum is not None and number > maximum):
+        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
         raise ImproperlyConfigured(
-            f"{name}={value!r} is not a whole number of at least {minimum}: "
-            f"for example {name}={example}."
+            f"{name}={value!r} is not a whole number {bounds}: for example {name}={example}."
         ) from None
     return number
 
@@ -247,3 +250,68 @@ def env_cache(name: str) -> dict:
             f"for example {name}=redis://127.0.0.1:6379/0."
         ) from None
     return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": value}
+
+
+def env_host(name: str) -> str | None:
+    """A server's host name or address (``DJANGO_EMAIL_HOST=smtp.example.org``), or None when
+    unset or empty. A URL, a path, a port or spaces are refused (``smtp://smtp.example.org``,
+    ``smtp.example.org:587``: the port has a variable of its own)."""
+    value = _raw(name)
+    if value is None:
+        return None
+    if "://" in value or "/" in value or " " in value or value.count(":") == 1:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a host name: give the name alone (the port has its own "
+            f"variable), for example {name}=smtp.example.org."
+        )
+    return value
+
+
+def env_email_address(name: str, default: str) -> str:
+    """An email address, alone or with a display name (``avisos@club.example.org``,
+    ``Club de dominó <avisos@club.example.org>``); unset or empty → ``default``."""
+    from email.utils import parseaddr
+
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    value = _raw(name)
+    if value is None:
+        return default
+    _display, address = parseaddr(value)
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an email address: for example "
+            f"{name}='Club de dominó <avisos@club.example.org>' or "
+            f"{name}=avisos@club.example.org."
+        ) from None
+    return value
+
+
+def env_site_url(name: str, default: str) -> str:
+    """The site's own address as its readers reach it, for the links of the messages sent
+    without a request (``DJANGO_SITE_URL=https://club.example.org``): a scheme and a host, an
+    optional port, no path; unset or empty → ``default``. Returned without a final "/"."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        parts = None
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not the site's address: give the scheme and the host, "
+            f"for example {name}=https://club.example.org."
+        ) from None
+    return value.rstrip("/")

@@ -18,11 +18,14 @@ from clubsite.env import (
     env_cache,
     env_choice,
     env_database,
+    env_email_address,
     env_float,
+    env_host,
     env_hosts,
     env_int,
     env_log_level,
     env_origins,
+    env_site_url,
     env_time_zone,
 )
 
@@ -220,6 +223,52 @@ LOGIN_URL = "login"
 # others → the public home); this is only Django's fallback (the admin's own login).
 LOGIN_REDIRECT_URL = "manage:home"
 LOGOUT_REDIRECT_URL = "public:home"
+
+# --- mail (README "Production"): password resets, the claim links, the notices to players ------
+# Django's mailers (MAILERS, Django 6.1). Without DJANGO_EMAIL_HOST every message is written on
+# the console (the demo, development); with it, they go through that SMTP server. Notices and
+# claim links are sent by the background worker (tournaments/tasks.py), never inside a
+# request; Django's password reset sends its own.
+_email_host = env_host("DJANGO_EMAIL_HOST")
+_email_port = env_int("DJANGO_EMAIL_PORT", 587, minimum=1, maximum=65535, example="587")
+_email_tls = env_bool("DJANGO_EMAIL_USE_TLS", True)
+_email_user = os.environ.get("DJANGO_EMAIL_HOST_USER", "").strip()
+_email_password = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+DEFAULT_FROM_EMAIL = env_email_address("DJANGO_DEFAULT_FROM_EMAIL", "club@localhost")
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+if _email_host:
+    if bool(_email_user) != bool(_email_password):
+        raise ImproperlyConfigured(
+            "Set both DJANGO_EMAIL_HOST_USER and DJANGO_EMAIL_HOST_PASSWORD (the SMTP server's "
+            "login), or neither: for example DJANGO_EMAIL_HOST_USER=avisos@club.example.org."
+        )
+    if not os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "").strip():
+        raise ImproperlyConfigured(
+            "Set DJANGO_DEFAULT_FROM_EMAIL when DJANGO_EMAIL_HOST is set: the address the "
+            "messages come from, for example "
+            "DJANGO_DEFAULT_FROM_EMAIL='Club de dominó <avisos@club.example.org>'."
+        )
+    MAILERS["default"] = {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": _email_host,
+            "port": _email_port,
+            "username": _email_user,
+            "password": _email_password,
+            "use_tls": _email_tls,
+            "timeout": 20,  # seconds: a mail server that does not answer never holds a worker
+        },
+    }
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address for the links of messages sent without a request (the notices' "your
+# table" and unsubscribe links): DJANGO_SITE_URL, else https:// and the first allowed host in
+# production, the demo's address in debug.
+SITE_URL = env_site_url(
+    "DJANGO_SITE_URL",
+    f"https://{ALLOWED_HOSTS[0].lstrip('.')}"
+    if not DEBUG and ALLOWED_HOSTS and ALLOWED_HOSTS[0] != "*"
+    else "http://127.0.0.1:8000",
+)
 
 # Upload limits: a results CSV of a large tournament is well below this.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

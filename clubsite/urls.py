@@ -9,6 +9,7 @@ page it may see (clubsite/login.py)."""
 import os
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
@@ -23,6 +24,27 @@ urlpatterns = [
     path("gestion/", include("tournaments.urls_manage")),
     path("entrar/", LandingLoginView.as_view(), name="login"),
     path("salir/", SayingLogoutView.as_view(), name="logout"),
+    # Password reset by email (Django's own views, templates/registration/): directors and
+    # players with an account; the page answers the same whether the email has an account.
+    path("cuenta/contrasena/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "cuenta/contrasena/enviada/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "cuenta/contrasena/lista/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path(
+        "cuenta/contrasena/<str:uidb64>/<str:token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    # a player's own pages: /cuenta/ (their page), /cuenta/jugador/ (claiming their record),
+    # /avisos/baja/<token>/ (the notices' unsubscribe link)
+    path("", include("tournaments.urls_account")),
     path("admin/", admin.site.urls),
     path("idioma/", set_language, name="set_language"),
 ]

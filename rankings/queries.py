@@ -193,6 +193,8 @@ class HistoryLine:
     table_number: int
     partners: list[str] = field(default_factory=list)
     opponents: list[str] = field(default_factory=list)
+    #: The opponents as (player id, name): the links to head to head.
+    rivals: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def change(self) -> float:
@@ -225,14 +227,14 @@ def history_lines(player: Player, rows: list[LedgerRow]) -> list[HistoryLine]:
     """``rows`` (the player's ledger rows, in the order given) as history lines with the names
     of partner and opponents: one query."""
     table_ids = [r.table_id for r in rows]
-    others: dict[int, list[tuple[str, str]]] = {}
-    for table_id, side, name in (
+    others: dict[int, list[tuple[str, str, int]]] = {}
+    for table_id, side, name, player_id in (
         LedgerRow.objects.filter(table_id__in=table_ids)
         .exclude(player=player)
         .order_by("table_id", "side", "player__full_name")
-        .values_list("table_id", "side", "player__full_name")
+        .values_list("table_id", "side", "player__full_name", "player_id")
     ):
-        others.setdefault(table_id, []).append((side, name))
+        others.setdefault(table_id, []).append((side, name, player_id))
     lines = []
     for r in rows:
         people = others.get(r.table_id, [])
@@ -243,8 +245,9 @@ def history_lines(player: Player, rows: list[LedgerRow]) -> list[HistoryLine]:
                 tournament_slug=r.tournament.slug,
                 round_number=r.table.round.number,
                 table_number=r.table.number,
-                partners=[n for s, n in people if s == r.side],
-                opponents=[n for s, n in people if s != r.side],
+                partners=[n for s, n, _ in people if s == r.side],
+                opponents=[n for s, n, _ in people if s != r.side],
+                rivals=[(pid, n) for s, n, pid in people if s != r.side],
             )
         )
     return lines

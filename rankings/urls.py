@@ -12,5 +12,6 @@ urlpatterns = [
     path("<year:year>/partidas.xlsx", views.ledger_xlsx, name="ledger_xlsx"),
     path("jugador/<id:pk>/", views.player, name="player"),
     path("jugador/<id:pk>/historial.csv", views.player_csv, name="player_csv"),
+    path("jugador/<id:pk>/contra/<id:other>/", views.head_to_head, name="head_to_head"),
     path("calculadora/", views.calculator, name="calculator"),
 ]

@@ -19,10 +19,11 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from clubsite.pagecache import RANKING, public_page
-from rankings import elo, health, ledger, queries, tasks
+from rankings import elo, health, ledger, queries, stories, tasks
 from rankings.forms import CalculatorForm
 from tournaments import names
 from tournaments.exports import csv_text, xlsx_bytes
+from tournaments.leagues import player_leagues, player_scopes
 from tournaments.models import Player
 from tournaments.permissions import can_enter_manage_area
 from tournaments.views import downloads, sharing
@@ -179,9 +180,16 @@ def ledger_xlsx(request, year):
     return downloads.xlsx_response(data, f"partidas-{year}.xlsx")
 
 
+def player_pages(request, pk, *args, **kwargs) -> list[str]:
+    """``scopes`` of a player's page: ``RANKING``, and those of the player's league positions
+    (``tournaments.leagues.player_scopes``: one query, also on a hit) and of their stories
+    (``rankings.stories.player_scopes``: every tournament they entered; one query)."""
+    return [RANKING, *player_scopes(pk), *stories.player_scopes(pk)]
+
+
 @require_safe
 @tasks.watches_replay
-@public_page(scopes=[RANKING])
+@public_page(scopes=player_pages)
 def player(request, pk):
     """A player's summary (rating now, position and games in this year's ranking, career
     games, every season with its games, final rating and change) and one season's chart and
@@ -190,7 +198,10 @@ def player(request, pk):
     a page (``?page=``: text that is not a number shows the first page, a number out of range
     the last). A notice instead of the figures while the ranking needs attention. The figures
     take a fixed number of queries whatever the number of games (seasons: 1, the page of
-    games: 3, the chart's ratings: 1, position: 1 when the player has games this year)."""
+    games: 3, the chart's ratings: 1, position: 1 when the player has games this year); the
+    league positions are ``tournaments.leagues.player_leagues``'s (at most
+    ``PLAYER_LEAGUES_SHOWN`` leagues); the stories (partners, rivals, zapatos, podiums, peak)
+    ``rankings.stories.player_stories``'s, also a fixed number."""
     p = _visible_player(request, pk)
     year = _current_year()
     # Whether a replay waits is read before the figures: a replay that commits in between
@@ -233,6 +244,10 @@ def player(request, pk):
             "games_this_year": this_year.games if this_year else 0,
             "career_games": sum(s.games for s in seasons),
             "year": year,
+            # the player's league positions (tournaments.leagues; not the ledger's figures)
+            "leagues": player_leagues(p),
+            # best partners, rivals, zapatos, podiums, rating peak (rankings.stories)
+            "stories": None if attention else stories.player_stories(p.pk),
             "og": sharing.player_card(
                 p,
                 rating=seasons[0].rating if seasons else None,
@@ -241,6 +256,35 @@ def player(request, pk):
                 games_this_year=this_year.games if this_year else 0,
                 notice=bool(attention),
             ),
+        },
+    )
+
+
+@require_safe
+@tasks.watches_replay
+@public_page(scopes=stories.meeting_pages)
+def head_to_head(request, pk, other):
+    """Head to head of player ``pk`` against player ``other`` (``rankings.stories``): the
+    games they met in (opposite sides; the same table at a table game), won, drawn and lost
+    by ``pk``, the figures for and against by system, the last meetings, the rating
+    ``pk`` took from them (the ledger; a notice instead while the ranking needs attention),
+    and the games they played as partners. 404 for a player nobody may see, or the same
+    player twice. Four queries at most for the figures, whatever the number of games."""
+    a = _visible_player(request, pk)
+    b = _visible_player(request, other)
+    if a.pk == b.pk:
+        raise Http404(_("Un jugador no juega contra sí mismo."))
+    pending = tasks.pending()
+    attention = health.attention()
+    return render(
+        request,
+        "rankings/head_to_head.html",
+        {
+            "a": a,
+            "b": b,
+            "h2h": stories.head_to_head(a.pk, b.pk),
+            "ledger_notice": attention,
+            "ledger_pending": pending,
         },
     )
 

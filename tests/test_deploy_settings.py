@@ -20,6 +20,8 @@ def production_env(tmp_path) -> dict:
         DJANGO_SECRET_KEY=secrets.token_urlsafe(64),  # 86 random characters
         DJANGO_ALLOWED_HOSTS="club.example.org",
         DATABASE_URL=f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+        DJANGO_EMAIL_HOST="smtp.example.org",
+        DJANGO_DEFAULT_FROM_EMAIL="Club de dominó <avisos@club.example.org>",
     )
     return env
 
@@ -36,6 +38,23 @@ def test_check_deploy_reports_nothing(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
     assert "WARNING" not in result.stderr and "ERROR" not in result.stderr, result.stderr
+
+
+def test_check_deploy_asks_for_a_mail_server(tmp_path):
+    """Without DJANGO_EMAIL_HOST the messages (password resets, notices) would only be written
+    on the console: Django's deploy check says so (mail.E001)."""
+    env = production_env(tmp_path)
+    del env["DJANGO_EMAIL_HOST"]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert "mail.E001" in result.stderr, result.stderr
 
 
 def test_production_security_settings(tmp_path):

@@ -84,6 +84,8 @@ def site_urls():
 READ_PAGES = {
     "public:home",
     "public:tournaments",
+    "public:calendar",
+    "public:calendar_ics",
     "public:tournament",
     "public:find_table",
     "public:standings",
@@ -105,11 +107,30 @@ READ_PAGES = {
     "rankings:ledger_xlsx",
     "rankings:player",
     "rankings:player_csv",
+    "rankings:head_to_head",
+    "public:leagues",
+    "public:league",
+    "public:league_csv",
+    "public:league_xlsx",
     "glossary",
     "set_language",
+    "password_reset_done",
+    "password_reset_complete",
 }
 #: Public URLs that are not read pages: forms that also take a POST, and the POST-only logout.
-FORM_PAGES = {"rankings:calculator", "login", "public:check_in", "public:signup"}
+FORM_PAGES = {
+    "rankings:calculator",
+    "login",
+    "public:check_in",
+    "public:signup",
+    # accounts (never cached: they carry a form, or the player's contact details)
+    "password_reset",
+    "password_reset_confirm",
+    "account:home",
+    "account:claim",
+    "account:claim_link",
+    "account:unsubscribe",
+}
 POST_ONLY = {"logout"}
 
 
@@ -183,6 +204,9 @@ def world(db, django_capture_on_commit_callbacks):
             target=200,
             status="running",
         )
+        league = services.create_league(
+            acting_user=dx, name="Liga Xochitl", season=2025, tournaments=[x, y]
+        )
     assert LedgerRow.objects.filter(player=players[0]).count() == 1
     kwargs = {
         "slug": x.slug,
@@ -191,7 +215,9 @@ def world(db, django_capture_on_commit_callbacks):
         "entry_id": entries[0].pk,
         "castigo_id": castigo.pk,
         "pk": players[0].pk,
+        "other": players[2].pk,  # head to head: they met at table 1
         "year": 2025,
+        "league": league.slug,
     }
     return {"users": users, "x": x, "y": y, "kwargs": kwargs, "players": players}
 
@@ -275,6 +301,7 @@ def test_every_number_in_a_url_uses_a_bounded_converter():
                 found.setdefault(name, set()).add(type(converter))
     assert found == {
         "pk": {IdConverter},
+        "other": {IdConverter},
         "entry_id": {IdConverter},
         "castigo_id": {IdConverter},
         "table_id": {IdConverter},
@@ -355,6 +382,8 @@ def test_the_largest_numbers_that_match_are_404_without_overflow(world, client):
     for url in (
         reverse("rankings:player", args=[MAX_ID]),
         reverse("rankings:player_csv", args=[MAX_ID]),
+        reverse("rankings:head_to_head", args=[MAX_ID, 1]),
+        reverse("rankings:head_to_head", args=[1, MAX_ID]),
         reverse("public:round", args=[slug, MAX_NUMBER]),
         reverse("public:round_print", args=[slug, MAX_NUMBER]),
     ):

@@ -607,8 +607,12 @@ def test_an_address_typed_at_random_adds_nothing_to_the_cache(client):
 
 
 def test_every_public_page_names_its_scopes():
+    from rankings import stories
     from rankings import views as ranking_views
+    from tournaments import leagues
+    from tournaments.views import calendar as calendar_views
     from tournaments.views import glossary, public
+    from tournaments.views import leagues as league_views
 
     T = pagecache.tournament_pages
     expected = {
@@ -627,12 +631,20 @@ def test_every_public_page_names_its_scopes():
         ranking_views.ranking_xlsx: [pagecache.RANKING],
         ranking_views.ledger_csv: [pagecache.RANKING],
         ranking_views.ledger_xlsx: [pagecache.RANKING],
-        ranking_views.player: [pagecache.RANKING],
+        ranking_views.player: ranking_views.player_pages,
+        league_views.league_list: [leagues.LEAGUES, pagecache.CLUB],
+        league_views.league_detail: league_views.league_pages,
+        league_views.league_csv: league_views.league_pages,
+        league_views.league_xlsx: league_views.league_pages,
         ranking_views.player_csv: [pagecache.RANKING],
+        ranking_views.head_to_head: stories.meeting_pages,
+        calendar_views.calendar_page: [pagecache.CLUB],
+        calendar_views.calendar_ics: [pagecache.CLUB],
     }
     for view, scopes in expected.items():
         assert view.page_scopes == scopes, view.__name__
-    for module in (public, glossary, ranking_views):  # no page left with the bare decorator
+    # none with the bare decorator
+    for module in (public, glossary, ranking_views, league_views, calendar_views):
         for name, value in vars(module).items():
             if hasattr(value, "page_scopes"):
                 assert value in expected, name

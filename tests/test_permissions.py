@@ -53,6 +53,8 @@ def outcomes(anonymous, player, director_x, director_y, listed_in_x, superuser) 
 
 #: Who gets through, per kind of page.
 EVERYONE = outcomes(OK, OK, OK, OK, OK, OK)
+#: A player's own page (/cuenta/): anyone logged in.
+LOGGED_IN = outcomes(LOGIN, OK, OK, OK, OK, OK)
 #: manage:home: anyone who directs something (the group, a tournament's list, superusers).
 MANAGE_AREA = outcomes(LOGIN, FORBIDDEN, OK, OK, OK, OK)
 #: Players and new tournaments: the "Directores" group and superusers.
@@ -103,6 +105,8 @@ PERMISSIONS = {
     # public pages: no login (DESIGN.md: players read pairings and standings from their phones)
     "public:home": get_only(EVERYONE),
     "public:tournaments": get_only(EVERYONE),
+    "public:calendar": get_only(EVERYONE),  # the coming months (tournaments/views/calendar.py)
+    "public:calendar_ics": get_only(EVERYONE),  # their iCalendar feed
     "public:tournament": get_only(EVERYONE),
     "public:find_table": get_only(EVERYONE),
     "public:check_in": get_and_post(EVERYONE),  # a player's own check-in with the day's code
@@ -127,11 +131,25 @@ PERMISSIONS = {
     "rankings:ledger_xlsx": get_only(EVERYONE),
     "rankings:player": get_only(EVERYONE),
     "rankings:player_csv": get_only(EVERYONE),
+    "rankings:head_to_head": get_only(EVERYONE),  # two players' games against each other
     "rankings:calculator": get_and_post(EVERYONE),
+    "public:leagues": get_only(EVERYONE),  # leagues (tournaments/views/leagues.py)
+    "public:league": get_only(EVERYONE),
+    "public:league_csv": get_only(EVERYONE),
+    "public:league_xlsx": get_only(EVERYONE),
     "glossary": get_only(EVERYONE),
     "set_language": get_only(EVERYONE),  # the switcher: a GET form that sets the language cookie
     "login": get_and_post(EVERYONE),
     "logout": post_only(EVERYONE),  # Django's LogoutView: POST only
+    # accounts: Django's password reset, a player's own page, claiming a record, unsubscribing
+    "password_reset": get_and_post(EVERYONE),
+    "password_reset_done": get_only(EVERYONE),
+    "password_reset_confirm": get_and_post(EVERYONE),  # a bad link: the page says so (200)
+    "password_reset_complete": get_only(EVERYONE),
+    "account:home": get_and_post(LOGGED_IN),
+    "account:claim": get_and_post(EVERYONE),
+    "account:claim_link": get_and_post(EVERYONE),  # a bad link: 400, the page says so
+    "account:unsubscribe": get_and_post(EVERYONE),  # a bad link: 400, the page says so
     # the directors' pages
     "manage:home": get_only(MANAGE_AREA),
     "manage:players": get_only(DIRECTORS, gate=MANAGE_AREA),
@@ -139,6 +157,10 @@ PERMISSIONS = {
     "manage:player_edit": get_and_post(DIRECTORS),
     "manage:player_set_active": post_only(DIRECTORS, gate=MANAGE_AREA),
     "manage:player_delete": post_only(DIRECTORS, gate=MANAGE_AREA),
+    "manage:player_anonymise": post_only(DIRECTORS, gate=MANAGE_AREA),
+    "manage:leagues": get_only(DIRECTORS, gate=MANAGE_AREA),  # leagues: club directors
+    "manage:league_add": get_and_post(DIRECTORS),
+    "manage:league_edit": get_and_post(DIRECTORS),
     "manage:tournament_add": get_and_post(DIRECTORS),
     "manage:tournament": get_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:tournament_edit": get_and_post(TOURNAMENT_X),
@@ -290,6 +312,9 @@ def world(db):
         status="running",
     )
     spare = services.create_player(acting_user=dx, full_name="Tadeo Tovar")
+    league = services.create_league(
+        acting_user=dx, name="Liga X", season=2026, planned_tournaments=4, tournaments=[x, y]
+    )
     job = ImportJob.objects.create(tournament=x, requested_by=dx, file_name="r.csv")
     kwargs = {
         "job_id": job.pk,
@@ -299,7 +324,11 @@ def world(db):
         "entry_id": entries[0].pk,
         "castigo_id": castigo.pk,
         "pk": spare.pk,
+        "other": players[0].pk,  # head to head: the spare player against a player of X
         "year": timezone.localdate().year,
+        "league": league.slug,
+        "token": "not-a-signed-token",  # claim, unsubscribe and password reset links
+        "uidb64": "MQ",
     }
     return {"users": users, "x": x, "y": y, "kwargs": kwargs}
 

@@ -50,3 +50,8 @@ class TournamentsConfig(AppConfig):
                 m.Sorteo: Rule("tournament"),
             }
         )
+        # Leagues (tournaments/leagues.py): a league's own row and its tournaments draw the
+        # LEAGUES scope; its pages also name the scopes of its tournaments.
+        from tournaments import leagues
+
+        leagues.connect_signals()

@@ -124,6 +124,9 @@ MESSAGES: dict[str, str] = {
     "invalid_status": gettext_noop("Estado desconocido: «{status}»."),
     "invalid_rounds": gettext_noop("El número de rondas debe estar entre 1 y 99."),
     "invalid_time_limit": gettext_noop("El tiempo límite debe estar entre 1 y 600 minutos."),
+    "invalid_start_time": gettext_noop(
+        "La hora de inicio «{value}» no es una hora del día: escríbela como 19:30."
+    ),
     "invalid_forfeit_score": gettext_noop(
         "El resultado por no presentación {score} no es un resultado válido para la meta del torneo."
     ),
@@ -170,6 +173,16 @@ MESSAGES: dict[str, str] = {
     "signup_too_many": gettext_noop(
         "Demasiadas solicitudes desde esta conexión: espera un rato y vuelve a intentarlo."
     ),
+    # Accounts and notices (tournaments.services.accounts, services.players.anonymise_player)
+    "player_anonymised": gettext_noop("Esta ficha ya está anonimizada ({name})."),
+    "claim_taken": gettext_noop(
+        "Esta ficha de jugador ya está unida a una cuenta: si es la tuya, entra con ella."
+    ),
+    "claim_own_player": gettext_noop("Tu cuenta ya está unida a la ficha de {name}."),
+    "claim_link_invalid": gettext_noop(
+        "Este enlace ya no vale: caducó, ya se usó o el correo de la ficha cambió. Pide otro."
+    ),
+    "consent_needs_email": gettext_noop("Para recibir avisos por correo, escribe tu correo."),
     "self_check_in_off": gettext_noop(
         "Este torneo no permite marcarse presente desde el teléfono: avisa al director."
     ),
@@ -551,5 +564,43 @@ MESSAGES: dict[str, str] = {
     ),
     "clock_too_long": gettext_noop(
         "Una ronda puede durar como mucho {hours} horas: no se puede añadir tanto tiempo."
+    ),
+    # Leagues (tournaments/scoring/league.py, tournaments/services/leagues.py; SCORING.md
+    # "Leagues")
+    "league_scale_empty": gettext_noop(
+        "Escribe los puntos por puesto: los del 1.º, 2.º, 3.º…, separados por comas (por "
+        "ejemplo 25,18,15,12,10)."
+    ),
+    "league_scale_value": gettext_noop(
+        "El valor {place} de los puntos por puesto es «{value}»: cada uno debe ser un número "
+        "entero de 0 a {max}, separado del siguiente por una coma."
+    ),
+    "league_scale_too_long": gettext_noop(
+        "Los puntos por puesto tienen {count} valores: como mucho pueden ser {max}."
+    ),
+    "league_scale_order": gettext_noop(
+        "En los puntos por puesto, el puesto {place} vale más que el puesto {before}: los "
+        "puntos no pueden subir al bajar de puesto."
+    ),
+    "league_season": gettext_noop(
+        "La temporada debe ser un año entre {first} y {last}; se recibió «{value}»."
+    ),
+    "league_description_too_long": gettext_noop(
+        "La descripción es demasiado larga (máximo {max} caracteres)."
+    ),
+    "league_participation": gettext_noop(
+        "Los puntos por participar deben ser un número entero de 0 a {max}; se recibió «{value}»."
+    ),
+    "league_best_results": gettext_noop(
+        "Los resultados que cuentan deben ser un número entero de 1 a {max} (vacío: todos); "
+        "se recibió «{value}»."
+    ),
+    "league_planned": gettext_noop(
+        "Los torneos previstos deben ser un número entero de 1 a {max} (vacío: sin indicar); "
+        "se recibió «{value}»."
+    ),
+    "league_planned_below": gettext_noop(
+        "La liga tiene {count} torneos y se prevén {planned}: sube los torneos previstos o "
+        "quita alguno de la liga."
     ),
 }

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import names, services, systems
 from tournaments.errors import MESSAGES
-from tournaments.models import MAX_SCORE, TOURNAMENT_SETTINGS, Player, Tournament
+from tournaments.models import MAX_SCORE, Player, Tournament
 
 
 class NameField(forms.CharField):
@@ -31,6 +31,14 @@ class PlayerForm(forms.Form):
     member_number = forms.CharField(label=_("Número de socio"), max_length=20, required=False)
     email = forms.EmailField(label=_("Correo (privado)"), required=False)
     phone = forms.CharField(label=_("Teléfono (privado)"), max_length=40, required=False)
+    notices_consent = forms.BooleanField(
+        label=_("Acepta avisos por correo"),
+        required=False,
+        help_text=_(
+            "Solo si el jugador lo pidió (en persona o por escrito): su mesa en cada ronda y "
+            "un recordatorio el día antes. Cada aviso trae un enlace para darse de baja."
+        ),
+    )
     active = forms.BooleanField(label=_("Activo"), required=False, initial=True)
     confirm_duplicate = forms.BooleanField(
         label=_("Sí, es otra persona con el mismo nombre"),
@@ -48,11 +56,12 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = list(TOURNAMENT_SETTINGS)
+        fields = list(services.TOURNAMENT_FIELDS)  # the model's settings and the start time
         field_classes = {"name": NameField}
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -303,3 +312,88 @@ class SignUpSettingsForm(forms.ModelForm):
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
             ),
         }
+
+
+class LeagueForm(forms.Form):
+    """A league (``services.create_league`` / ``update_league``): its settings as typed (the
+    service checks them and says what is wrong in words, beside each field:
+    ``services.LEAGUE_ERROR_FIELDS``) and its tournaments, chosen among those of the last two
+    years and later (and those it already has)."""
+
+    name = NameField(label=_("Nombre"), max_length=120)
+    season = forms.CharField(
+        label=_("Temporada"),
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+        help_text=_("El año de la liga, por ejemplo 2026."),
+    )
+    description = forms.CharField(
+        label=_("Descripción"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    points_scale = forms.CharField(
+        label=_("Puntos por puesto"),
+        max_length=400,
+        help_text=_("Los del 1.º, 2.º, 3.º…, separados por comas; los puestos después, 0."),
+    )
+    participation_points = forms.CharField(
+        label=_("Puntos por participar"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+        help_text=_("Se suman a cada resultado. Vacío: 0."),
+    )
+    best_results = forms.CharField(
+        label=_("Resultados que cuentan"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+        help_text=_("Los N mejores de cada jugador; los demás se descartan. Vacío: todos."),
+    )
+    planned_tournaments = forms.CharField(
+        label=_("Torneos previstos"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+        help_text=_("Cuántos torneos tendrá la temporada, para decir cuántos quedan."),
+    )
+    tournaments = forms.ModelMultipleChoiceField(
+        label=_("Torneos de la liga"),
+        queryset=Tournament.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, league=None, **kwargs):
+        from django.utils import formats, timezone
+
+        super().__init__(*args, **kwargs)
+        self.league = league
+        since = timezone.localdate().year - 2
+        recent = Q(date__year__gte=since)
+        if league is not None:
+            recent |= Q(pk__in=league.tournaments.values("pk"))
+        field = self.fields["tournaments"]
+        field.queryset = Tournament.objects.filter(recent).order_by("-date", "name", "pk")
+        field.label_from_instance = lambda t: "{} · {}".format(
+            t.name, formats.date_format(t.date, "SHORT_DATE_FORMAT")
+        )
+
+    def clean(self):
+        """Every refusal of the league services at once, each beside its field
+        (``services.league_problems``)."""
+        cleaned = super().clean()
+        fields = {k: cleaned[k] for k in services.LEAGUE_FIELDS if k in cleaned}
+        tournaments = cleaned.get("tournaments")
+        for exc in services.league_problems(
+            league=self.league, tournaments=tournaments, skip=set(self.errors), **fields
+        ):
+            field = services.LEAGUE_ERROR_FIELDS.get(exc.code)
+            self.add_error(field if field in self.fields else None, exc.message)
+        return cleaned
+
+    def values(self) -> dict:
+        """The cleaned settings for the league services (``services.LEAGUE_FIELDS``)."""
+        return {k: self.cleaned_data[k] for k in services.LEAGUE_FIELDS if k in self.cleaned_data}

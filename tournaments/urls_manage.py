@@ -3,6 +3,7 @@ from django.urls import path
 from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
 from tournaments.views import checkin, signups
 from tournaments.views.manage import clock as clock_views
+from tournaments.views.manage import leagues as league_views
 from tournaments.views.manage import pairings, players, results
 from tournaments.views.manage import tournaments as tournament_views
 
@@ -14,6 +15,11 @@ urlpatterns = [
     path("jugadores/<id:pk>/", players.player_edit, name="player_edit"),
     path("jugadores/<id:pk>/activo/", players.player_set_active, name="player_set_active"),
     path("jugadores/<id:pk>/borrar/", players.player_delete, name="player_delete"),
+    path("jugadores/<id:pk>/anonimizar/", players.player_anonymise, name="player_anonymise"),
+    # leagues (tournaments/views/manage/leagues.py): club directors
+    path("ligas/", league_views.league_list, name="leagues"),
+    path("ligas/nueva/", league_views.league_edit, name="league_add"),
+    path("ligas/<slug:league>/", league_views.league_edit, name="league_edit"),
     path("torneos/nuevo/", tournament_views.tournament_edit, name="tournament_add"),
     path("torneos/<slug:slug>/", tournament_views.tournament_manage, name="tournament"),
     path("torneos/<slug:slug>/ajustes/", tournament_views.tournament_edit, name="tournament_edit"),

@@ -1,13 +1,16 @@
 from django.urls import path
 
 from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
-from tournaments.views import checkin, paper, public, signups
+from tournaments.views import calendar as calendar_views
+from tournaments.views import checkin, leagues, paper, public, signups
 from tournaments.views import clock as clock_views
 
 app_name = "public"
 urlpatterns = [
     path("", public.home, name="home"),
     path("torneos/", public.tournament_list, name="tournaments"),
+    path("calendario/", calendar_views.calendar_page, name="calendar"),
+    path("calendario.ics", calendar_views.calendar_ics, name="calendar_ics"),
     path("torneos/<slug:slug>/", public.tournament_detail, name="tournament"),
     path("torneos/<slug:slug>/mesa/", public.find_table, name="find_table"),
     path("torneos/<slug:slug>/presente/", checkin.self_check_in, name="check_in"),
@@ -38,4 +41,10 @@ urlpatterns = [
         paper.round_by_name_pdf,
         name="round_by_name_pdf",
     ),
+    # leagues (tournaments/views/leagues.py): the seasons' leagues, a league's table and its
+    # downloads
+    path("ligas/", leagues.league_list, name="leagues"),
+    path("ligas/<slug:league>/", leagues.league_detail, name="league"),
+    path("ligas/<slug:league>.csv", leagues.league_csv, name="league_csv"),
+    path("ligas/<slug:league>.xlsx", leagues.league_xlsx, name="league_xlsx"),
 ]

@@ -200,7 +200,7 @@ def _field_names(page: str) -> set[str]:
     return set(re.findall(r'name="([a-z_]+)"', fields))
 
 
-COMMON = {"name", "date", "end_date", "venue", "system", "rounds_planned", "status"}
+COMMON = {"name", "date", "end_date", "venue", "start_time", "system", "rounds_planned", "status"}
 
 
 @pytest.mark.parametrize(

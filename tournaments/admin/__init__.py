@@ -12,6 +12,7 @@ through ``base.HistoryAdmin``), by model group:
 - ``results``: the results of every scoring system, one admin per storage model of the
   registry (``services.record_result`` / ``delete_result``);
 - ``castigos``: castigos (``services.add_castigo`` / ``remove_castigo``) and sorteos;
+- ``leagues``: leagues and their tournaments (``services.create_league`` / ``update_league``);
 - ``accounts``: Django's user and group admins, with the one-time form token;
 - ``other_apps``: django-axes (logins, lockouts) and django-tasks-db (background tasks) in the
   site's words.
@@ -26,6 +27,7 @@ from tournaments.admin import (
     accounts,
     base,
     castigos,
+    leagues,
     other_apps,
     players,
     results,
@@ -37,6 +39,7 @@ __all__ = [
     "accounts",
     "base",
     "castigos",
+    "leagues",
     "other_apps",
     "players",
     "results",

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import services
 from tournaments.admin.base import HistoryAdmin, ServiceForm, message, titled, touch_tables
 from tournaments.errors import DomainError
-from tournaments.models import TOURNAMENT_SETTINGS, Entry, Round, Table, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
 
 # --- tournaments -------------------------------------------------------------------------------
 
@@ -42,7 +42,7 @@ class TournamentAdminForm(ServiceForm, forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ("slug", *TOURNAMENT_SETTINGS, "directors")
+        fields = ("slug", *services.TOURNAMENT_FIELDS, "directors")
         labels: ClassVar[dict[str, str]] = {
             "slug": _("Dirección (slug)"),
             "directors": _("Directores"),
@@ -112,7 +112,21 @@ class TournamentAdmin(HistoryAdmin):
     filter_horizontal = ("directors",)
     inlines = (RoundInline,)
     fieldsets = (
-        (None, {"fields": ("name", "slug", "date", "end_date", "venue", "status", "directors")}),
+        (
+            None,
+            {
+                "fields": (
+                    "name",
+                    "slug",
+                    "date",
+                    "end_date",
+                    "start_time",
+                    "venue",
+                    "status",
+                    "directors",
+                )
+            },
+        ),
         (
             _("Reglas"),
             {

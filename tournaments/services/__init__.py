@@ -9,7 +9,10 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
 - ``common``: what several writers share (``audit``, ``entered_by``, ``clean_name``,
   ``parse_int``, ``check_writable``, ``bump_version``, ``ImportReport``) and the one lock
   order: ``lock_tournament`` → ``lock_round`` → ``lock_table`` (``lock_entry``);
-- ``players``: register, change, (de)activate and delete players; ``similar_players``;
+- ``players``: register, change, (de)activate, delete and anonymise players;
+  ``similar_players``;
+- ``accounts``: a player's own account: claiming their record, their contact details and
+  consent to notices, the notices' unsubscribe link;
 - ``tournaments``: create and change tournaments and their directors (``settings_problems``:
   every refusal of a settings form at once; finishing with open rounds asks first); register,
   remove, drop and undrop entries;
@@ -23,7 +26,10 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
 - ``checkin``: who is present on the day (the director's list, the players' own check-in
   with the day's code);
 - ``clock``: the round clock (``start_clock``, ``pause_clock``, ``resume_clock``,
-  ``add_clock_time``, ``reset_clock``; ``clock_state``: what it shows at a moment).
+  ``add_clock_time``, ``reset_clock``; ``clock_state``: what it shows at a moment);
+- ``leagues``: create and change leagues and choose their tournaments (``create_league``,
+  ``update_league``, ``set_league_tournaments``; ``league_problems``: every refusal of a
+  league form at once).
 
 The ranking ledger is not the services' business: ``rankings.signals`` replays it from the
 model signals of whatever changed results (services, imports, admin, shell).
@@ -31,6 +37,12 @@ model signals of whatever changed results (services, imports, admin, shell).
 
 from __future__ import annotations
 
+from tournaments.services.accounts import (
+    claim_player,
+    create_account_and_claim,
+    unsubscribe,
+    update_contact,
+)
 from tournaments.services.castigos import add_castigo, record_sorteo, remove_castigo
 from tournaments.services.checkin import (
     check_in_self,
@@ -60,7 +72,16 @@ from tournaments.services.common import (
     lock_tournament,
     parse_int,
 )
+from tournaments.services.leagues import (
+    LEAGUE_ERROR_FIELDS,
+    LEAGUE_FIELDS,
+    create_league,
+    league_problems,
+    set_league_tournaments,
+    update_league,
+)
 from tournaments.services.players import (
+    anonymise_player,
     create_player,
     delete_player,
     set_player_active,
@@ -102,6 +123,11 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "anonymise_player",
+    "claim_player",
+    "create_account_and_claim",
+    "unsubscribe",
+    "update_contact",
     "update_signup_settings",
     "sign_up",
     "promote_waiting",
@@ -160,4 +186,10 @@ __all__ = [
     "unseat_table",
     "update_player",
     "update_tournament",
+    "LEAGUE_ERROR_FIELDS",
+    "LEAGUE_FIELDS",
+    "create_league",
+    "league_problems",
+    "set_league_tournaments",
+    "update_league",
 ]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from tournaments import names
 from tournaments.errors import DomainError, gettext_noop
-from tournaments.models import Entry, Player, name_key
+from tournaments.models import Entry, Player, SignUp, name_key
 from tournaments.permissions import is_director
 from tournaments.services.common import audit, clean_name
 
@@ -51,9 +53,12 @@ def create_player(
     member_number: str | None = None,
     email: str = "",
     phone: str = "",
+    notices_consent: bool = False,
 ) -> Player:
     """Register a player. The name and nickname are stored cleaned (``clean_name``: invisible
-    and control characters dropped, spaces collapsed, NFC).
+    and control characters dropped, spaces collapsed, NFC). ``notices_consent``: the player
+    agreed to notices by email (told the club in person or in writing); kept only with an
+    email.
 
     Only a club director may add players to the club (``permissions.is_director``: the player
     form's rule, here once for every path, CSV imports included); ``acting_user`` None (a
@@ -73,6 +78,7 @@ def create_player(
         email=(email or "").strip(),
         phone=(phone or "").strip()[:40],
     )
+    player.notices_consent = bool(notices_consent and player.email)
     audit(player, acting_user).save()
     return player
 
@@ -88,8 +94,10 @@ def update_player(
     email: str = "",
     phone: str = "",
     active: bool = True,
+    notices_consent: bool | None = None,
 ) -> Player:
-    """Change a player's data; same validation as ``create_player``."""
+    """Change a player's data; same validation as ``create_player``. ``notices_consent``
+    None leaves the consent as it is (it is dropped with the email all the same)."""
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     player.full_name = clean_name(full_name, field=gettext_noop("nombre"))
     player.nickname = clean_name(
@@ -99,6 +107,9 @@ def update_player(
     player.email = (email or "").strip()
     player.phone = (phone or "").strip()[:40]
     player.active = active
+    if notices_consent is not None:
+        player.notices_consent = bool(notices_consent)
+    player.notices_consent = player.notices_consent and bool(player.email)
     audit(player, acting_user).save()
     return player
 
@@ -123,3 +134,48 @@ def delete_player(*, acting_user, player: Player) -> None:
     ):
         raise DomainError("player_has_results", name=player.full_name)
     audit(player, acting_user).delete()
+
+
+def anonymous_name(player: Player) -> str:
+    """ "Jugador 123": the name an anonymised record takes (its id), in the club's words."""
+    return f"Jugador {player.pk}"
+
+
+@transaction.atomic
+def anonymise_player(*, acting_user, player: Player) -> Player:
+    """Anonymise a player on their request: the name becomes "Jugador <id>"; nickname, member
+    number, email and phone are erased, also from the record's history and from the sign-up
+    requests that name them (and their history); consent to notices goes, the account is
+    unlinked (the account itself stays: it may be a director's) and the record is deactivated.
+    Results, castigos and the ranking stay, under the new name. Audited: the history keeps
+    who anonymised it and when (``anonymised_at``).
+
+    The page that calls it is a club director's (``permissions.is_director``). Raises
+    DomainError "player_anonymised" (already done)."""
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    if player.anonymised_at is not None:
+        raise DomainError("player_anonymised", name=player.full_name)
+    name = anonymous_name(player)
+    erased = {"nickname": "", "member_number": None, "email": "", "phone": ""}
+    Player.history.filter(id=player.pk).update(full_name=name, name_key=name_key(name), **erased)
+    for field, value in erased.items():
+        setattr(player, field, value)
+    player.full_name = name
+    player.notices_consent = False
+    player.user = None
+    player.active = False
+    player.anonymised_at = timezone.now()
+    audit(player, acting_user).save()
+    # The sign-up requests keep what was typed (name, contact): erased the same way.
+    requests = list(SignUp.objects.filter(Q(player=player) | Q(partner=player)))
+    for signup in requests:
+        if signup.player_id == player.pk:
+            signup.name, signup.member_number, signup.email, signup.phone = name, "", "", ""
+        if signup.partner_id == player.pk:
+            signup.partner_name = name
+        audit(signup, acting_user).save()
+    own = [s.pk for s in requests if s.player_id == player.pk]
+    partnered = [s.pk for s in requests if s.partner_id == player.pk]
+    SignUp.history.filter(id__in=own).update(name=name, member_number="", email="", phone="")
+    SignUp.history.filter(id__in=partnered).update(partner_name=name)
+    return player

@@ -8,11 +8,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Max, Q
 
-from tournaments import systems
+from tournaments import notices, systems
 from tournaments.errors import DomainError
 from tournaments.models import MAX_SCORE, Bye, Entry, Round, Seat, Table, Tournament
 from tournaments.pairing.round_robin import first_conflict, slot_of
@@ -218,6 +219,9 @@ def _write_round(
     if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         t.status = Tournament.Status.RUNNING
         audit(t, acting_user).save()
+    # The round is published: once this commits, the background worker tells its players with
+    # an email and consent their table (tournaments.notices), once per player and round.
+    transaction.on_commit(partial(notices.enqueue_pairings, rnd.pk))
     return rnd
 
 

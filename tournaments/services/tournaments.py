@@ -38,7 +38,32 @@ def _unique_slug(name: str, date: dt.date) -> str:
     return slug
 
 
-TOURNAMENT_FIELDS = TOURNAMENT_SETTINGS  # the keyword arguments of create/update_tournament
+def _with_start_time(settings: tuple[str, ...]) -> tuple[str, ...]:
+    """``settings`` with ``start_time`` (the hour play starts, ``Tournament.start_time``) after
+    ``venue``, unless it is there already: the settings forms and the services take it like
+    any other setting; the model's ``TOURNAMENT_SETTINGS`` predates it."""
+    if "start_time" in settings:
+        return settings
+    at = settings.index("venue") + 1
+    return (*settings[:at], "start_time", *settings[at:])
+
+
+#: The keyword arguments of create/update_tournament, in the order the settings forms show them.
+TOURNAMENT_FIELDS = _with_start_time(TOURNAMENT_SETTINGS)
+
+
+def _as_time(value):
+    """A start time typed as text ("19:30", "19:30:00") becomes a time, "" none; anything
+    else that is not a time is left for the settings check to refuse ("invalid_start_time")."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        try:
+            return dt.time.fromisoformat(text)
+        except ValueError:
+            return value
+    return value
 
 
 def _as_date(value):
@@ -78,6 +103,7 @@ ERROR_FIELDS = {
     "invalid_rounds": "rounds_planned",
     "rounds_below_played": "rounds_planned",
     "invalid_time_limit": "time_limit",
+    "invalid_start_time": "start_time",
     "time_limit_locked": "time_limit",
     "invalid_forfeit_score": "forfeit_winner_tantos",
     "forfeit_score_locked": "forfeit_winner_tantos",
@@ -139,6 +165,13 @@ def _setting_problems(t: Tournament, skip: Collection[str] = ()) -> list[DomainE
         if t.time_limit is not None and not 1 <= int(t.time_limit) <= 600:
             raise DomainError("invalid_time_limit")
 
+    def start_time():
+        t.start_time = _as_time(t.start_time)
+        if t.start_time is not None and (
+            not isinstance(t.start_time, dt.time) or t.start_time.tzinfo is not None
+        ):
+            raise DomainError("invalid_start_time", value=t.start_time)
+
     check(("name",), name)
     if not refused.intersection(("date", "end_date")):
         t.date, t.end_date = _as_date(t.date), _as_date(t.end_date) or None
@@ -159,6 +192,7 @@ def _setting_problems(t: Tournament, skip: Collection[str] = ()) -> list[DomainE
     check(("best_of",), best_of)
     check(("rounds_planned",), rounds)
     check(("time_limit",), time_limit)
+    check(("start_time",), start_time)
     check(_SCORING_SETTINGS, lambda: systems.of(t).check_settings(t))
     return problems
 

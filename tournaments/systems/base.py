@@ -19,7 +19,17 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 #: Tournament settings every system has (the form always shows them).
-COMMON_FIELDS = ("name", "date", "end_date", "venue", "system", "mode", "rounds_planned", "status")
+COMMON_FIELDS = (
+    "name",
+    "date",
+    "end_date",
+    "venue",
+    "start_time",
+    "system",
+    "mode",
+    "rounds_planned",
+    "status",
+)
 
 #: The actions a system may offer on the director's pages.
 ROUND_ROBIN = "round_robin"  # generate every round of a round robin (circle method)
@@ -63,6 +73,26 @@ def counted_byes(tournament):
     from tournaments.models import Bye
 
     return Bye.objects.filter(round__in=tournament.started_rounds()).filter(
+        Q(entry__dropped_after_round__isnull=True)
+        | Q(entry__dropped_after_round__gte=F("round__number"))
+    )
+
+
+def counted_byes_of(tournaments):
+    """``counted_byes`` of several tournaments at once (a ``Bye`` queryset, no query of its
+    own): the byes of rounds that have begun (closed, or with a result: as
+    ``Tournament.started_rounds``) of entries still in the tournament in that round."""
+    from django.db.models import F, Q
+
+    from tournaments.models import Bye, Round
+    from tournaments.systems import has_result_q
+
+    started = (
+        Round.objects.filter(tournament__in=[t.pk for t in tournaments])
+        .filter(Q(closed=True) | has_result_q("tables__"))
+        .values("pk")
+    )
+    return Bye.objects.filter(round__in=started).filter(
         Q(entry__dropped_after_round__isnull=True)
         | Q(entry__dropped_after_round__gte=F("round__number"))
     )
@@ -148,6 +178,26 @@ class SyntheticTable:
     seats: list[tuple[int, str, int, int | None]]
     result: tuple
     points: list[float]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one table's game ended, as the players' stories read it (``ScoringSystem.outcomes``:
+    head to head, partners, zapatos): each side's figure (``sides``: "A"/"B" → figure) or, at a
+    table without sides, each seated entry's (``seats``: entry id → figure). Between two
+    players the higher figure won and equal figures drew; a player's figure against the
+    other's is their "for" and "against". ``zapato``: the side that won with the loser on 0
+    tantos at a normal end (dominó, SCORING.md §1), else ""."""
+
+    sides: dict[str, int] = field(default_factory=dict)
+    seats: dict[int, int] = field(default_factory=dict)
+    zapato: str = ""
+
+    def figure(self, side: str, entry_id: int) -> int | None:
+        """The figure of the entry ``entry_id`` seated on ``side``; None if not seated."""
+        if self.sides:
+            return self.sides.get(side)
+        return self.seats.get(entry_id)
 
 
 class Standings(list):
@@ -250,8 +300,20 @@ class ScoringSystem:
 
     def gather(self, tournament, *, entries: dict):
         """The pure inputs of ``rank`` read from the database in a fixed number of queries;
-        ``entries``: the tournament's entries by id (already read)."""
-        raise NotImplementedError
+        ``entries``: the tournament's entries by id (already read). By default
+        ``gather_many`` of this one tournament."""
+        if type(self).gather_many is ScoringSystem.gather_many:
+            raise NotImplementedError
+        return self.gather_many([tournament], entries={tournament.pk: entries})[tournament.pk]
+
+    def gather_many(self, tournaments, *, entries: dict) -> dict:
+        """``gather`` of each of ``tournaments`` (this system's), ``{pk: inputs}``, in the
+        same fixed number of queries whatever their number; ``entries``: ``{tournament pk:
+        {entry id: entry}}``. By default one ``gather`` per tournament (a system that
+        implements ``gather`` only)."""
+        if type(self).gather is ScoringSystem.gather:
+            raise NotImplementedError
+        return {t.pk: self.gather(t, entries=entries[t.pk]) for t in tournaments}
 
     def rank(self, tournament, inputs) -> list:
         """The pure module's standings (``StandingRow`` list, best first) from ``inputs``."""
@@ -269,6 +331,37 @@ class ScoringSystem:
             [StandingLine(row=row, entry=entries[row.entry_id]) for row in rows],
             needs_correction=inputs.get("needs_correction", {}),
         )
+
+    def standings_many(self, tournaments) -> dict[int, Standings]:
+        """``standings`` of each of ``tournaments`` (this system's), ``{pk: Standings}``: one
+        query for their entries plus ``gather_many``'s, whatever their number (the podiums of
+        a player's page, ``rankings.stories``)."""
+        from tournaments.models import Entry, StandingLine
+
+        tournaments = list(tournaments)
+        entries: dict[int, dict] = {t.pk: {} for t in tournaments}
+        if not tournaments:
+            return {}
+        for e in Entry.objects.filter(tournament__in=list(entries)).select_related(
+            "player1", "player2"
+        ):
+            entries[e.tournament_id][e.pk] = e
+        inputs = self.gather_many(tournaments, entries=entries)
+        out = {}
+        for t in tournaments:
+            rows = self.rank(t, inputs[t.pk])
+            out[t.pk] = Standings(
+                [StandingLine(row=row, entry=entries[t.pk][row.entry_id]) for row in rows],
+                needs_correction=inputs[t.pk].get("needs_correction", {}),
+            )
+        return out
+
+    def outcomes(self, table_ids) -> dict[int, Outcome]:
+        """How each of ``table_ids`` (ids, or a queryset of them) ended, for the players'
+        stories: ``{table id: Outcome}`` for the tables with a result of this system that
+        count as a game played (not a no-show, not a result that no longer holds). One query
+        or two whatever their number; none by default (a system that tells no stories)."""
+        return {}
 
     def problem_of(self, table, tournament) -> str | None:
         """Why ``table``'s stored result does not hold under the tournament's present

@@ -23,7 +23,7 @@ from tournaments.systems.base import (
     ScoringSystem,
     Tiebreak,
     checked,
-    counted_byes,
+    counted_byes_of,
     outcome,
     own_first,
 )
@@ -158,23 +158,37 @@ class Domino(ScoringSystem):
 
         # --- standings --------------------------------------------------------------------------
 
-    def gather(self, tournament, *, entries):
-        """Games, byes, castigos per entry and sorteo: five queries whatever the size."""
+    def gather_many(self, tournaments, *, entries):
+        """Games, byes, castigos per entry and sorteo of each tournament: five queries
+        whatever the size or the number of tournaments."""
         from tournaments.models import Castigo, Result, Seat, Sorteo
 
-        t = tournament
+        by_pk = {t.pk: t for t in tournaments}
+        pks = list(by_pk)
+        inputs = {
+            pk: {
+                "entry_ids": list(entries[pk]),
+                "games": [],
+                "byes": {},
+                "castigos": {},
+                "sorteo": {},
+                "needs_correction": {},
+            }
+            for pk in pks
+        }
         sides: dict[int, dict[str, list[int]]] = {}
         for table_id, entry_id, side in (
-            Seat.objects.filter(round__tournament=t, table__result__isnull=False)
+            Seat.objects.filter(round__tournament__in=pks, table__result__isnull=False)
             .order_by("table_id", "side", "position")
             .values_list("table_id", "entry_id", "side")
         ):
             sides.setdefault(table_id, {"A": [], "B": []})[side].append(entry_id)
-        games, needs_correction = [], {}
-        for table_id, a, b, by_time in (
-            Result.objects.filter(table__round__tournament=t)
-            .order_by("table__round__number", "table__number")
-            .values_list("table_id", "tantos_a", "tantos_b", "ended_by_time")
+        for pk, table_id, a, b, by_time in (
+            Result.objects.filter(table__round__tournament__in=pks)
+            .order_by("table__round__tournament_id", "table__round__number", "table__number")
+            .values_list(
+                "table__round__tournament_id", "table_id", "tantos_a", "tantos_b", "ended_by_time"
+            )
         ):
             # a table whose seats were left half-made (only the admin can) is not a game
             if not (
@@ -183,11 +197,11 @@ class Domino(ScoringSystem):
                 and len(sides[table_id]["A"]) == len(sides[table_id]["B"])
             ):
                 continue
-            problem = self.stored_problem(t, tantos_a=a, tantos_b=b, ended_by_time=by_time)
+            problem = self.stored_problem(by_pk[pk], tantos_a=a, tantos_b=b, ended_by_time=by_time)
             if problem is not None:
-                needs_correction[table_id] = problem
+                inputs[pk]["needs_correction"][table_id] = problem
                 continue
-            games.append(
+            inputs[pk]["games"].append(
                 rules.Game(
                     side_a=tuple(sides[table_id]["A"]),
                     side_b=tuple(sides[table_id]["B"]),
@@ -196,26 +210,50 @@ class Domino(ScoringSystem):
                     ended_by_time=by_time,
                 )
             )
-        byes: dict[int, int] = {}
-        for entry_id in counted_byes(t).values_list("entry_id", flat=True):
-            byes[entry_id] = byes.get(entry_id, 0) + 1
-        entry_of_player = {pid: e.pk for e in entries.values() for pid in e.player_ids()}
-        castigos: dict[int, int] = {}
-        for player_id, tantos in Castigo.objects.filter(tournament=t).values_list(
-            "player_id", "tantos"
+        for pk, entry_id in counted_byes_of(tournaments).values_list(
+            "round__tournament_id", "entry_id"
         ):
-            entry_id = entry_of_player.get(player_id)
-            if entry_id is not None:
-                castigos[entry_id] = castigos.get(entry_id, 0) + tantos
-        sorteo = dict(Sorteo.objects.filter(tournament=t).values_list("entry_id", "lot"))
-        return {
-            "entry_ids": list(entries),
-            "games": games,
-            "byes": byes,
-            "castigos": castigos,
-            "sorteo": sorteo,
-            "needs_correction": needs_correction,
+            byes = inputs[pk]["byes"]
+            byes[entry_id] = byes.get(entry_id, 0) + 1
+        entry_of_player = {
+            (pk, pid): e.pk for pk in pks for e in entries[pk].values() for pid in e.player_ids()
         }
+        for pk, player_id, tantos in Castigo.objects.filter(tournament__in=pks).values_list(
+            "tournament_id", "player_id", "tantos"
+        ):
+            entry_id = entry_of_player.get((pk, player_id))
+            if entry_id is not None:
+                castigos = inputs[pk]["castigos"]
+                castigos[entry_id] = castigos.get(entry_id, 0) + tantos
+        for pk, entry_id, lot in Sorteo.objects.filter(tournament__in=pks).values_list(
+            "tournament_id", "entry_id", "lot"
+        ):
+            inputs[pk]["sorteo"][entry_id] = lot
+        return inputs
+
+    def outcomes(self, table_ids) -> dict:
+        """Each side's tantos a favor as the standings count them (capped at the target on a
+        normal end, SCORING.md §1) and the zapato, of the tables with a result that is not a
+        no-show (a forfeit is no game played; its target–0 would read as a zapato) and still
+        holds under the target. One query."""
+        from tournaments.models import Result
+        from tournaments.systems.base import Outcome
+
+        out = {}
+        for table_id, a, b, by_time, target in Result.objects.filter(
+            table_id__in=table_ids, forfeit=False
+        ).values_list(
+            "table_id", "tantos_a", "tantos_b", "ended_by_time", "table__round__tournament__target"
+        ):
+            try:
+                side_a, side_b = rules.game_figures(a, b, target=target, ended_by_time=by_time)
+            except ResultError:
+                continue
+            out[table_id] = Outcome(
+                sides={"A": side_a.tantos_a_favor, "B": side_b.tantos_a_favor},
+                zapato="A" if side_a.zapato else "B" if side_b.zapato else "",
+            )
+        return out
 
     def stored_values(self, table, result) -> dict:
         return {

@@ -19,7 +19,7 @@ from tournaments.systems.base import (
     RowField,
     ScoringSystem,
     Tiebreak,
-    counted_byes,
+    counted_byes_of,
     outcome,
     own_first,
 )
@@ -106,27 +106,44 @@ class Swiss(ScoringSystem):
 
     # --- standings --------------------------------------------------------------------------
 
-    def gather(self, tournament, *, entries):
-        """Matches (byes as matches without opponent) and sorteo: four queries."""
+    def gather_many(self, tournaments, *, entries):
+        """Matches (byes as matches without opponent) and sorteo of each tournament: four
+        queries whatever the number of tournaments."""
         from tournaments.models import MatchResult, Seat, Sorteo
 
-        t = tournament
+        by_pk = {t.pk: t for t in tournaments}
+        pks = list(by_pk)
+        inputs = {
+            pk: {
+                "entry_ids": list(entries[pk]),
+                "matches": [],
+                "sorteo": {},
+                "needs_correction": {},
+            }
+            for pk in pks
+        }
         seats: dict[int, dict[str, int]] = {}
         for table_id, entry_id, side in Seat.objects.filter(
-            round__tournament=t, table__match_result__isnull=False
+            round__tournament__in=pks, table__match_result__isnull=False
         ).values_list("table_id", "entry_id", "side"):
             seats.setdefault(table_id, {})[side] = entry_id
-        matches, needs_correction = [], {}
-        for table_id, number, a, b, d in MatchResult.objects.filter(
-            table__round__tournament=t
-        ).values_list("table_id", "table__round__number", "games_a", "games_b", "games_drawn"):
+        for pk, table_id, number, a, b, d in MatchResult.objects.filter(
+            table__round__tournament__in=pks
+        ).values_list(
+            "table__round__tournament_id",
+            "table_id",
+            "table__round__number",
+            "games_a",
+            "games_b",
+            "games_drawn",
+        ):
             if len(seats.get(table_id, {})) != 2:
                 continue
-            problem = self.stored_problem(t, games_a=a, games_b=b, games_drawn=d)
+            problem = self.stored_problem(by_pk[pk], games_a=a, games_b=b, games_drawn=d)
             if problem is not None:
-                needs_correction[table_id] = problem
+                inputs[pk]["needs_correction"][table_id] = problem
                 continue
-            matches.append(
+            inputs[pk]["matches"].append(
                 rules.Match(
                     round_number=number,
                     entry_a=seats[table_id]["A"],
@@ -136,16 +153,29 @@ class Swiss(ScoringSystem):
                     games_drawn=d,
                 )
             )
-        matches += [
-            rules.Match(round_number=number, entry_a=entry_id, entry_b=None)
-            for entry_id, number in counted_byes(t).values_list("entry_id", "round__number")
-        ]
-        sorteo = dict(Sorteo.objects.filter(tournament=t).values_list("entry_id", "lot"))
+        for pk, entry_id, number in counted_byes_of(tournaments).values_list(
+            "round__tournament_id", "entry_id", "round__number"
+        ):
+            inputs[pk]["matches"].append(
+                rules.Match(round_number=number, entry_a=entry_id, entry_b=None)
+            )
+        for pk, entry_id, lot in Sorteo.objects.filter(tournament__in=pks).values_list(
+            "tournament_id", "entry_id", "lot"
+        ):
+            inputs[pk]["sorteo"][entry_id] = lot
+        return inputs
+
+    def outcomes(self, table_ids) -> dict:
+        """Each side's games won (the drawn games count for neither): the side that won more
+        won the match, equal is a drawn match (SCORING.md §3). One query."""
+        from tournaments.models import MatchResult
+        from tournaments.systems.base import Outcome
+
         return {
-            "entry_ids": list(entries),
-            "matches": matches,
-            "sorteo": sorteo,
-            "needs_correction": needs_correction,
+            table_id: Outcome(sides={"A": a, "B": b})
+            for table_id, a, b in MatchResult.objects.filter(table_id__in=table_ids).values_list(
+                "table_id", "games_a", "games_b"
+            )
         }
 
     def stored_values(self, table, result) -> dict:

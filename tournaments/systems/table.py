@@ -26,7 +26,7 @@ from tournaments.systems.base import (
     ScoringSystem,
     Tiebreak,
     checked,
-    counted_byes,
+    counted_byes_of,
 )
 
 
@@ -80,27 +80,42 @@ class TableGame(ScoringSystem):
 
     # --- standings --------------------------------------------------------------------------
 
-    def gather(self, tournament, *, entries):
-        """Tables with every seat's VP, byes and sorteo: three queries."""
+    def gather_many(self, tournaments, *, entries):
+        """Tables with every seat's VP, byes and sorteo of each tournament: four queries
+        whatever the number of tournaments."""
         from tournaments.models import Seat, Sorteo, TableResult
 
-        t = tournament
+        by_pk = {t.pk: t for t in tournaments}
+        pks = list(by_pk)
+        inputs = {
+            pk: {
+                "entry_ids": list(entries[pk]),
+                "games": [],
+                "byes": [],
+                "sorteo": {},
+                "needs_correction": {},
+            }
+            for pk in pks
+        }
         seated: dict[int, list[tuple[int, int, int]]] = {}
         for table_id, entry_id, position, victory_points in Seat.objects.filter(
-            round__tournament=t, table__table_result__isnull=False
+            round__tournament__in=pks, table__table_result__isnull=False
         ).values_list("table_id", "entry_id", "position", "victory_points"):
             seated.setdefault(table_id, []).append((position, entry_id, victory_points))
-        games, needs_correction = [], {}
-        for table_id, number, by_time in TableResult.objects.filter(
-            table__round__tournament=t
-        ).values_list("table_id", "table__round__number", "ended_by_time"):
+        for pk, table_id, number, by_time in TableResult.objects.filter(
+            table__round__tournament__in=pks
+        ).values_list(
+            "table__round__tournament_id", "table_id", "table__round__number", "ended_by_time"
+        ):
             seats = sorted(seated.get(table_id, []))
             # a seat without VP or a table of the wrong size (only the admin can leave one)
-            problem = self.stored_problem(t, scores=[v for _, _, v in seats], ended_by_time=by_time)
+            problem = self.stored_problem(
+                by_pk[pk], scores=[v for _, _, v in seats], ended_by_time=by_time
+            )
             if problem is not None:
-                needs_correction[table_id] = problem
+                inputs[pk]["needs_correction"][table_id] = problem
                 continue
-            games.append(
+            inputs[pk]["games"].append(
                 rules.TableGame(
                     number,
                     tuple(e for _, e, _ in seats),
@@ -108,17 +123,31 @@ class TableGame(ScoringSystem):
                     by_time,
                 )
             )
-        byes = [
-            rules.TableBye(number, entry_id)
-            for entry_id, number in counted_byes(t).values_list("entry_id", "round__number")
-        ]
-        sorteo = dict(Sorteo.objects.filter(tournament=t).values_list("entry_id", "lot"))
+        for pk, entry_id, number in counted_byes_of(tournaments).values_list(
+            "round__tournament_id", "entry_id", "round__number"
+        ):
+            inputs[pk]["byes"].append(rules.TableBye(number, entry_id))
+        for pk, entry_id, lot in Sorteo.objects.filter(tournament__in=pks).values_list(
+            "tournament_id", "entry_id", "lot"
+        ):
+            inputs[pk]["sorteo"][entry_id] = lot
+        return inputs
+
+    def outcomes(self, table_ids) -> dict:
+        """Each seat's VP at the tables with a result whose every seat has its VP (no sides:
+        between two players at one table, the higher VP won, equal VP drew). One query."""
+        from tournaments.models import Seat
+        from tournaments.systems.base import Outcome
+
+        seats: dict[int, dict[int, int | None]] = {}
+        for table_id, entry_id, victory_points in Seat.objects.filter(
+            table_id__in=table_ids, table__table_result__isnull=False
+        ).values_list("table_id", "entry_id", "victory_points"):
+            seats.setdefault(table_id, {})[entry_id] = victory_points
         return {
-            "entry_ids": list(entries),
-            "games": games,
-            "byes": byes,
-            "sorteo": sorteo,
-            "needs_correction": needs_correction,
+            table_id: Outcome(seats=figures)
+            for table_id, figures in seats.items()
+            if None not in figures.values()
         }
 
     def stored_values(self, table, result) -> dict:

@@ -178,17 +178,27 @@ def home(request):
 @require_safe
 @public_page(scopes=[CLUB])
 def tournament_list(request):
-    """The published tournaments of one year (``?year=``), newest first,
+    """The archive: the published tournaments of one year (``?year=``), newest first, of one
+    scoring system (``?system=``, a registered key; anything else: every system),
     ``TOURNAMENTS_PAGE_SIZE`` a page (``?page=``: text that is not a number shows the first
     page, a number out of range the last), with links to every year that has tournaments,
-    newest first. The default year, also for a ``year`` that is not a number or has no
+    newest first (keeping the system), and to each system the club has played (keeping the
+    year). The default year, also for a ``year`` that is not a number or has no
     tournament, is the current one when it has tournaments, else the newest that has. The first
     page of the default year starts with the tournaments running or open for registration
     that belong to another year (next year's, one begun last year; at most
     ``LIST_CURRENT_MAX``): those of the year shown already head its list, newest first.
-    Drafts are never listed. Five queries at most (years, count, page, its entries, running
-    and upcoming) whatever the number of tournaments."""
+    Drafts are never listed. Six queries at most (years, systems, count, page, its entries,
+    running and upcoming) whatever the number of tournaments."""
     visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+    played = set(visible.order_by().values_list("system", flat=True).distinct())
+    system_links = [(key, label) for key, label in systems.choices() if key in played]
+    system = request.GET.get("system", "")
+    if system not in played or system not in systems.keys():
+        system = ""
+    kind = systems.get(system).label_plural if system else ""
+    if system:
+        visible = visible.filter(system=system)
     years = [d.year for d in visible.dates("date", "year", order="DESC")]
     this_year = timezone.localdate().year
     default = this_year if this_year in years or not years else years[0]
@@ -233,6 +243,9 @@ def tournament_list(request):
             "tournaments": page.object_list,
             "running": running,
             "upcoming": upcoming,
+            "chosen_system": system,
+            "system_links": system_links if len(system_links) > 1 else [],
+            "kind": kind,
         },
     )
 

@@ -15,6 +15,7 @@ from tournaments.errors import DomainError
 from tournaments.forms import PlayerForm
 from tournaments.models import Player, Tournament
 from tournaments.permissions import is_director
+from tournaments.services.players import anonymous_name
 from tournaments.views.manage.access import director_required, submitted_once
 from tournaments.views.manage.confirm import ask_first, confirmation, place_error
 
@@ -78,7 +79,15 @@ def player_edit(request, pk=None):
         if player:
             initial = {
                 f: getattr(player, f)
-                for f in ("full_name", "nickname", "member_number", "email", "phone", "active")
+                for f in (
+                    "full_name",
+                    "nickname",
+                    "member_number",
+                    "email",
+                    "phone",
+                    "notices_consent",
+                    "active",
+                )
             }
         return _player_form_page(request, PlayerForm(initial=initial), player, [])
     if request.submission.repeated:
@@ -94,7 +103,10 @@ def player_edit(request, pk=None):
         form.data = form.data.copy()
         form.data["confirm_duplicate"] = "on"
         return _player_form_page(request, form, player, duplicates, status=200)
-    fields = {k: data[k] for k in ("full_name", "nickname", "member_number", "email", "phone")}
+    fields = {
+        k: data[k]
+        for k in ("full_name", "nickname", "member_number", "email", "phone", "notices_consent")
+    }
     try:
         if player:
             player = services.update_player(
@@ -165,4 +177,51 @@ def player_delete(request, pk):
         messages.error(request, exc.message)
         return redirect("manage:players")
     messages.success(request, _("«{name}» borrado.").format(name=player.full_name))
+    return redirect("manage:players")
+
+
+@director_required
+@require_POST
+def player_anonymise(request, pk):
+    """Anonymise a player on their request (``services.anonymise_player``: "Jugador <id>",
+    contact erased, results and ranking kept), once the director said yes (``confirm.py``:
+    without ``confirm=1``, the confirmation page saying what goes and what stays). Then
+    "«Jugador <id>» anonimizado." on the players' list."""
+    if not is_director(request.user):
+        raise PermissionDenied
+    player = get_object_or_404(Player, pk=pk)
+    done = {}
+
+    def write():
+        done["player"] = services.anonymise_player(acting_user=request.user, player=player)
+
+    def question():
+        return confirmation(
+            request,
+            question=_("¿Anonimizar a {name}?").format(name=player.full_name),
+            details=[
+                _(
+                    "Su nombre pasa a ser «{name}»; se borran su apodo, su número de socio, su "
+                    "correo y su teléfono, también del historial y de sus solicitudes de "
+                    "inscripción."
+                ).format(name=anonymous_name(player)),
+                _("Sus resultados, castigos y su ranking se quedan, con el nombre nuevo."),
+                _(
+                    "Deja de recibir avisos, su cuenta del sitio deja de estar unida a la ficha y "
+                    "la ficha queda desactivada."
+                ),
+                _("No se puede deshacer."),
+            ],
+            action=reverse("manage:player_anonymise", args=[player.pk]),
+            cancel_url=reverse("manage:player_edit", args=[player.pk]),
+            button=_("Sí, anonimizar"),
+        )
+
+    try:
+        if page := ask_first(request, write, question):
+            return page
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("manage:player_edit", pk=player.pk)
+    messages.success(request, _("«{name}» anonimizado.").format(name=done["player"].full_name))
     return redirect("manage:players")

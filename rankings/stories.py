@@ -1,0 +1,500 @@
+"""Players' stories: head to head between two players, and on a player's page the best
+partners, the most frequent rivals, zapatos given and received, podiums and tournaments won,
+and the rating peak. All from the stored results (every system, through each system's
+``outcomes``) and the ledger, in a fixed number of queries whatever the number of games.
+
+Which games count: tables with a result of a published tournament (drafts never) that is a
+game played: not a no-show (a forfeit), not a result that no longer holds under its
+tournament's settings (``ScoringSystem.outcomes``). Between two players of one table:
+
+- at a table with sides (dominó pairs, individual with rotating partners, mano a mano; Swiss
+  matches), they **met** when they sat on opposite sides and were **partners** on the same
+  side; the side whose figure is higher won (dominó: tantos a favor as the standings count
+  them; Swiss: games won, equal is a drawn match);
+- at a table game (3–4 players, no sides), two players at the same table **met**; the one with
+  more VP won, equal VP drew; nobody is a partner.
+
+"For" and "against" are the figures of each: tantos (dominó), games (Swiss) or VP (table
+games), so head to head keeps one line per system. The rating exchanged is the sum of the
+first player's rating changes in the games they met (the ledger: rated dominó only).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils import timezone
+
+from clubsite import pagecache
+from rankings.models import LedgerRow
+from tournaments import systems
+from tournaments.models import Seat, Tournament
+
+#: Lines of the player page's lists (partners, rivals) and of head to head's last meetings.
+BEST_PARTNERS = 5
+FREQUENT_RIVALS = 5
+LAST_MEETINGS = 10
+#: The podiums a player page names (newest first); the counts are of all of them.
+PODIUMS_SHOWN = 10
+
+WIN, DRAW, LOSS = "win", "draw", "loss"
+
+
+# --- the page cache ------------------------------------------------------------------------------
+
+
+def _tournaments_of(player_id: int):
+    return Tournament.objects.filter(
+        Q(entries__player1_id=player_id) | Q(entries__player2_id=player_id)
+    )
+
+
+def player_scopes(player_id: int) -> list[str]:
+    """The page-cache scopes of a player's stories: the scope of every tournament the player
+    has an entry in (a result, a castigo or a sorteo there changes partners, zapatos or
+    podiums). An entry added or removed draws ``RANKING``, which the player page names too.
+    One query."""
+    slugs = _tournaments_of(player_id).values_list("slug", flat=True).distinct()
+    return [pagecache.tournament_scope(slug) for slug in slugs]
+
+
+def meeting_pages(request, pk, other, *args, **kwargs) -> list[str]:
+    """``scopes`` of the head to head of ``pk`` and ``other``: ``RANKING`` (the rating
+    exchanged, who plays where) and the scope of every tournament both have an entry in. One
+    query, also on a hit."""
+    slugs = (
+        _tournaments_of(pk)
+        .filter(pk__in=_tournaments_of(other).values("pk"))
+        .values_list("slug", flat=True)
+        .distinct()
+    )
+    return [pagecache.RANKING, *(pagecache.tournament_scope(slug) for slug in slugs)]
+
+
+# --- the games of a player -----------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    """One table with a result that counts (see the module), as the stories read it."""
+
+    table_id: int
+    table_number: int
+    round_number: int
+    tournament_id: int
+    tournament: str
+    tournament_slug: str
+    system: str
+    date: dt.date
+    has_sides: bool
+    outcome: systems.Outcome
+    #: player id → (side, entry id, name)
+    seats: dict[int, tuple[str, int, str]] = field(default_factory=dict)
+
+    def figure(self, player_id: int) -> int | None:
+        side, entry_id, _name = self.seats[player_id]
+        return self.outcome.figure(side, entry_id)
+
+    def together(self, a: int, b: int) -> bool:
+        """Whether ``a`` and ``b`` were partners (same side of a table with sides)."""
+        return self.has_sides and self.seats[a][0] == self.seats[b][0]
+
+    def result(self, a: int, b: int) -> str:
+        """``a``'s result against ``b`` (opponents): WIN, DRAW or LOSS."""
+        own, other = self.figure(a), self.figure(b)
+        return WIN if own > other else LOSS if own < other else DRAW
+
+    def side_result(self, a: int) -> str:
+        """The result of ``a``'s side (tables with sides): WIN, DRAW or LOSS."""
+        side = self.seats[a][0]
+        own = self.outcome.sides.get(side)
+        other = self.outcome.sides.get("B" if side == "A" else "A")
+        return WIN if own > other else LOSS if own < other else DRAW
+
+
+def _games(table_filter: Q) -> list[Game]:
+    """The games (tables with a result that counts) of published tournaments among the
+    tables ``table_filter`` selects (a filter on ``Seat``, through ``table_id``), with every
+    seated player, in play order (date, round, table). One query for the seats, one per
+    system among them for the outcomes."""
+    rows = list(
+        Seat.objects.filter(table_filter)
+        .exclude(round__tournament__status=Tournament.Status.DRAFT)
+        .order_by()
+        .values_list(
+            "table_id",
+            "table__number",
+            "side",
+            "entry_id",
+            "entry__player1_id",
+            "entry__player1__full_name",
+            "entry__player2_id",
+            "entry__player2__full_name",
+            "round__number",
+            "round__played_at",
+            "round__tournament_id",
+            "round__tournament__name",
+            "round__tournament__slug",
+            "round__tournament__system",
+            "round__tournament__date",
+        )
+    )
+    tables: dict[int, dict] = {}
+    for (
+        table_id,
+        table_number,
+        side,
+        entry_id,
+        p1,
+        name1,
+        p2,
+        name2,
+        round_number,
+        played_at,
+        tournament_id,
+        tournament,
+        slug,
+        system,
+        date,
+    ) in rows:
+        t = tables.setdefault(
+            table_id,
+            {
+                "table_number": table_number,
+                "round_number": round_number,
+                "tournament_id": tournament_id,
+                "tournament": tournament,
+                "slug": slug,
+                "system": system,
+                "date": timezone.localdate(played_at) if played_at else date,
+                "seats": {},
+            },
+        )
+        for pid, name in ((p1, name1), (p2, name2)):
+            if pid is not None:
+                t["seats"][pid] = (side, entry_id, name)
+    by_system: dict[str, list[int]] = {}
+    for table_id, t in tables.items():
+        by_system.setdefault(t["system"], []).append(table_id)
+    games = []
+    for key, ids in by_system.items():
+        try:
+            system = systems.get(key)
+        except systems.UnknownSystem:
+            continue
+        for table_id, outcome in system.outcomes(ids).items():
+            t = tables[table_id]
+            games.append(
+                Game(
+                    table_id=table_id,
+                    table_number=t["table_number"],
+                    round_number=t["round_number"],
+                    tournament_id=t["tournament_id"],
+                    tournament=t["tournament"],
+                    tournament_slug=t["slug"],
+                    system=key,
+                    date=t["date"],
+                    has_sides=system.has_sides,
+                    outcome=outcome,
+                    seats=t["seats"],
+                )
+            )
+    games.sort(key=lambda g: (g.date, g.tournament_id, g.round_number, g.table_number))
+    return games
+
+
+def _tables_of(player_id: int):
+    """The ids of the tables ``player_id`` sat at (a subquery)."""
+    return Seat.objects.filter(
+        Q(entry__player1_id=player_id) | Q(entry__player2_id=player_id)
+    ).values("table_id")
+
+
+# --- head to head --------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Games, wins, draws and losses, and the figures for and against, of one kind of game."""
+
+    system: str = ""
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    figures_for: int = 0
+    figures_against: int = 0
+
+    def add(self, result: str, own: int | None = None, other: int | None = None) -> None:
+        self.games += 1
+        self.wins += result == WIN
+        self.draws += result == DRAW
+        self.losses += result == LOSS
+        self.figures_for += own or 0
+        self.figures_against += other or 0
+
+    @property
+    def label(self) -> str:
+        """The system's name for people."""
+        return str(systems.get(self.system).label) if self.system else ""
+
+    @property
+    def quantity(self) -> str:
+        """What the figures count, in words ("tantos", "partidas", "VP")."""
+        return str(systems.get(self.system).score_quantity) if self.system else ""
+
+    @property
+    def win_rate(self) -> float | None:
+        """Share of the games won, 0–1 (a draw counts half); None without games."""
+        return (self.wins + self.draws / 2) / self.games if self.games else None
+
+    @property
+    def win_pct(self) -> float | None:
+        """``win_rate`` as a percentage (0–100), for the pages."""
+        rate = self.win_rate
+        return None if rate is None else rate * 100
+
+
+@dataclass
+class Meeting:
+    """One game the two players met in, told from the first player's side."""
+
+    date: dt.date
+    tournament: str
+    tournament_slug: str
+    round_number: int
+    table_number: int
+    system: str
+    result: str  # WIN, DRAW, LOSS
+    own: int
+    other: int
+    change: float | None  # the first player's rating change (rated games)
+
+    @property
+    def system_label(self) -> str:
+        return str(systems.get(self.system).label)
+
+
+@dataclass
+class HeadToHead:
+    """Head to head of ``a`` against ``b``: ``total`` (every system), ``by_system`` (one
+    ``Tally`` per system, in the registry's order), ``last`` (the latest ``LAST_MEETINGS``
+    meetings, newest first), ``exchanged`` (the sum of ``a``'s rating changes in those
+    games, None when none was rated), ``partners`` (their games on the same side: ``a``'s
+    side's results)."""
+
+    total: Tally
+    by_system: list[Tally]
+    last: list[Meeting]
+    exchanged: float | None
+    rated_games: int
+    partners: Tally
+
+
+def head_to_head(a_id: int, b_id: int) -> HeadToHead:
+    """Head to head of player ``a_id`` against player ``b_id`` (see the module for what
+    counts). Four queries at most whatever the number of games: the seats of the tables both
+    sat at, the outcomes (one per system among them), and ``a``'s ledger rows of the games
+    they met in."""
+    games = _games(Q(table_id__in=_tables_of(a_id)) & Q(table_id__in=_tables_of(b_id)))
+    total, partners = Tally(), Tally()
+    tallies: dict[str, Tally] = {}
+    met = []
+    for g in games:
+        if a_id not in g.seats or b_id not in g.seats:
+            continue
+        if g.together(a_id, b_id):
+            partners.add(g.side_result(a_id))
+            continue
+        result, own, other = g.result(a_id, b_id), g.figure(a_id), g.figure(b_id)
+        total.add(result)
+        tallies.setdefault(g.system, Tally(system=g.system)).add(result, own, other)
+        met.append((g, result, own, other))
+    changes = {}
+    if met:
+        changes = {
+            table_id: after - before
+            for table_id, before, after in LedgerRow.objects.filter(
+                player_id=a_id, table_id__in=[g.table_id for g, *_ in met]
+            ).values_list("table_id", "rating_before", "rating_after")
+        }
+    last = [
+        Meeting(
+            date=g.date,
+            tournament=g.tournament,
+            tournament_slug=g.tournament_slug,
+            round_number=g.round_number,
+            table_number=g.table_number,
+            system=g.system,
+            result=result,
+            own=own,
+            other=other,
+            change=changes.get(g.table_id),
+        )
+        for g, result, own, other in reversed(met[-LAST_MEETINGS:])
+    ]
+    order = {key: i for i, key in enumerate(systems.keys())}
+    return HeadToHead(
+        total=total,
+        by_system=sorted(tallies.values(), key=lambda t: order.get(t.system, len(order))),
+        last=last,
+        exchanged=sum(changes.values()) if changes else None,
+        rated_games=len(changes),
+        partners=partners,
+    )
+
+
+# --- a player's stories --------------------------------------------------------------------------
+
+
+@dataclass
+class Companion:
+    """Another player and ``tally``: the games with them (as partner, or against them)."""
+
+    player_id: int
+    name: str
+    tally: Tally
+
+
+@dataclass
+class Podium:
+    """A final position of 1st–3rd in a finished tournament (``shared``: tied, shown "=")."""
+
+    tournament: str
+    tournament_slug: str
+    date: dt.date
+    position: int
+    shared: bool
+
+
+@dataclass
+class Peak:
+    """The player's highest rating after a game, and when (the first time it was reached)."""
+
+    rating: float
+    played_at: dt.datetime
+    tournament: str
+    tournament_slug: str
+
+
+@dataclass
+class Stories:
+    """A player's stories (see the module): ``partners`` (the most games together, then the
+    best share won: at most ``BEST_PARTNERS``), ``rivals`` (the most games against: at most
+    ``FREQUENT_RIVALS``), ``zapatos_given``/``zapatos_received``, ``podiums`` (newest first,
+    at most ``PODIUMS_SHOWN``), ``podium_count``, ``wins`` (tournaments won, 1st place
+    shared or not), ``peak`` (None without rated games)."""
+
+    partners: list[Companion]
+    rivals: list[Companion]
+    zapatos_given: int
+    zapatos_received: int
+    podiums: list[Podium]
+    podium_count: int
+    wins: int
+    peak: Peak | None
+
+    @property
+    def any(self) -> bool:
+        return bool(
+            self.partners
+            or self.rivals
+            or self.zapatos_given
+            or self.zapatos_received
+            or self.podium_count
+            or self.peak
+        )
+
+
+def _ranked(companions: dict[int, Companion], size: int) -> list[Companion]:
+    return sorted(
+        companions.values(),
+        key=lambda c: (-c.tally.games, -(c.tally.win_rate or 0), c.name, c.player_id),
+    )[:size]
+
+
+def podiums(player_id: int) -> list[Podium]:
+    """The player's final positions 1–3 in finished, published tournaments, newest first.
+    One query for the tournaments, then each system's ``standings_many`` (its entries and its
+    gather: a fixed number of queries per system whatever the number of tournaments)."""
+    finished = list(
+        _tournaments_of(player_id)
+        .filter(status=Tournament.Status.FINISHED)
+        .distinct()
+        .order_by("-date", "-pk")
+    )
+    by_system: dict[str, list[Tournament]] = {}
+    for t in finished:
+        by_system.setdefault(t.system, []).append(t)
+    found: dict[int, Podium] = {}
+    for key, tournaments in by_system.items():
+        try:
+            system = systems.get(key)
+        except systems.UnknownSystem:
+            continue
+        standings = system.standings_many(tournaments)
+        for t in tournaments:
+            for line in standings[t.pk]:
+                if player_id in line.entry.player_ids():
+                    if line.row.position <= 3:
+                        found[t.pk] = Podium(
+                            t.name, t.slug, t.date, line.row.position, line.row.shared
+                        )
+                    break
+    return [found[t.pk] for t in finished if t.pk in found]
+
+
+def peak(player_id: int) -> Peak | None:
+    """The player's highest rating after a rated game of a published tournament, the first
+    time it was reached; None without rated games. One query."""
+    row = (
+        LedgerRow.objects.filter(player_id=player_id)
+        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .order_by("-rating_after", "order_key")
+        .values_list("rating_after", "played_at", "tournament__name", "tournament__slug")
+        .first()
+    )
+    return Peak(*row) if row else None
+
+
+def player_stories(player_id: int) -> Stories:
+    """The stories of player ``player_id`` (see ``Stories``). Queries, whatever the number of
+    games and tournaments: the seats of the player's tables (1), their outcomes (1 per system
+    among them), the finished tournaments (1) and their standings (per system: the entries
+    and its gather's), the peak (1)."""
+    partners: dict[int, Companion] = {}
+    rivals: dict[int, Companion] = {}
+    given = received = 0
+    for g in _games(Q(table_id__in=_tables_of(player_id))):
+        if player_id not in g.seats:
+            continue
+        side = g.seats[player_id][0]
+        for other, (_side, _entry, name) in g.seats.items():
+            if other == player_id:
+                continue
+            if g.together(player_id, other):
+                partners.setdefault(other, Companion(other, name, Tally())).tally.add(
+                    g.side_result(player_id)
+                )
+            else:
+                rivals.setdefault(other, Companion(other, name, Tally())).tally.add(
+                    g.result(player_id, other), g.figure(player_id), g.figure(other)
+                )
+        if g.outcome.zapato:
+            if g.outcome.zapato == side:
+                given += 1
+            else:
+                received += 1
+    found = podiums(player_id)
+    return Stories(
+        partners=_ranked(partners, BEST_PARTNERS),
+        rivals=_ranked(rivals, FREQUENT_RIVALS),
+        zapatos_given=given,
+        zapatos_received=received,
+        podiums=found[:PODIUMS_SHOWN],
+        podium_count=len(found),
+        wins=sum(1 for p in found if p.position == 1),
+        peak=peak(player_id),
+    )

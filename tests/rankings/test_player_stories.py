@@ -1,0 +1,357 @@
+"""Players' stories (issue "player stories"): head to head between two players (pairs,
+individual with rotating partners, mano a mano, Swiss, table games), and on the player page
+the best partners, the frequent rivals, zapatos given and received, podiums and tournaments
+won, the rating peak; each in a fixed number of queries (rankings/stories.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from rankings import ledger, stories
+from rankings.models import LedgerRow
+from tournaments import services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ana Arenas", "Beto Bravo", "Carla Cano", "Dani Duque", "Eva Esteve", "Fede Fuentes"]
+
+
+def tournament(name, day, status="running", **fields):
+    return services.create_tournament(
+        acting_user=None, name=name, date=dt.date(2025, 3, day), status=status, **fields
+    )
+
+
+def play(t, number, tables, results):
+    rnd = services.set_pairings(acting_user=None, tournament=t, round_number=number, tables=tables)
+    for table, values in zip(rnd.tables.order_by("number"), results, strict=True):
+        services.record_result(acting_user=None, table=table, version=None, **values)
+    return rnd
+
+
+def finish(t):
+    return services.update_tournament(
+        acting_user=None, tournament=t, status="finished", open_rounds_ok=True
+    )
+
+
+def dominó(a, b, **more):
+    return {"tantos_a": a, "tantos_b": b, **more}
+
+
+@pytest.fixture
+def club():
+    return build_club()
+
+
+def build_club():
+    """Six players and five published tournaments of March 2025, plus a draft:
+
+    - 1st, pairs to 100 (finished): Ana & Beto 100–0 Carla & Dani (a zapato), Ana & Beto
+      60–100 Eva & Fede, Carla & Dani 100–80 Ana & Beto. Ana & Beto first (3 puntos).
+    - 8th, individual with rotating partners (finished): Ana & Carla 100–50 Beto & Dani.
+      Ana and Carla share the first place.
+    - 15th, mano a mano (running): Ana 100–99 Beto, Beto 100–0 Ana (a zapato), Ana beats Beto
+      by a no-show (100–0: neither a game nor a zapato).
+    - 22nd, Swiss best of 3 (finished): Beto 2–1 Ana, then 1–1 with one game drawn. Ana 2nd.
+    - 29th, table game (finished): Ana 10, Beto 8, Carla 7, Dani 5 VP. Ana first.
+    - 30th, a draft mano a mano: Beto 100–0 Ana (never counted).
+    """
+    p = {n.split()[0].lower(): services.create_player(acting_user=None, full_name=n) for n in NAMES}
+    ana, beto, carla, dani, eva, fede = p.values()
+
+    def entries(t, groups):
+        return [services.register_entry(acting_user=None, tournament=t, players=g) for g in groups]
+
+    pairs = tournament("Parejas de Marzo", 1, mode="pairs", target=100)
+    ab, cd, ef = entries(pairs, [[ana, beto], [carla, dani], [eva, fede]])
+    play(pairs, 1, [([ab], [cd])], [dominó(100, 0)])
+    play(pairs, 2, [([ab], [ef])], [dominó(60, 100)])
+    play(pairs, 3, [([cd], [ab])], [dominó(100, 80)])
+    finish(pairs)
+
+    individual = tournament("Individual de Marzo", 8, mode="individual", target=100)
+    a, b, c, d = entries(individual, [[ana], [beto], [carla], [dani]])
+    play(individual, 1, [([a, c], [b, d])], [dominó(100, 50)])
+    finish(individual)
+
+    single = tournament("Mano a Mano de Marzo", 15, mode="single", target=100)
+    a, b = entries(single, [[ana], [beto]])
+    play(single, 1, [([a], [b])], [dominó(100, 99)])
+    play(single, 2, [([b], [a])], [dominó(100, 0)])
+    play(single, 3, [([a], [b])], [{"forfeiting_side": "B"}])
+
+    swiss = tournament("Suizo de Marzo", 22, system="swiss", mode="single", best_of=3)
+    a, b = entries(swiss, [[ana], [beto]])
+    play(swiss, 1, [([b], [a])], [{"games_a": 2, "games_b": 1, "games_drawn": 0}])
+    play(swiss, 2, [([a], [b])], [{"games_a": 1, "games_b": 1, "games_drawn": 1}])
+    finish(swiss)
+
+    table_game = tournament("Mesa de Marzo", 29, system="table", rounds_planned=1)
+    seated = entries(table_game, [[ana], [beto], [carla], [dani]])
+    rnd = services.set_seating(
+        acting_user=None, tournament=table_game, round_number=1, tables=[seated]
+    )
+    table = rnd.tables.get()
+    vp = dict(zip([e.pk for e in seated], (10, 8, 7, 5), strict=True))
+    services.record_result(acting_user=None, table=table, version=table.version, scores=vp)
+    finish(table_game)
+
+    draft = tournament("Borrador de Marzo", 30, status="draft", mode="single", target=100)
+    a, b = entries(draft, [[ana], [beto]])
+    play(draft, 1, [([b], [a])], [dominó(100, 0)])
+    Tournament.objects.filter(pk=draft.pk).update(status="draft")  # pairing it published it
+
+    ledger.rebuild()
+    return p
+
+
+def test_head_to_head_of_singles_counts_every_system_apart(club):
+    ana, beto = club["ana"], club["beto"]
+    h = stories.head_to_head(ana.pk, beto.pk)
+    assert (h.total.games, h.total.wins, h.total.draws, h.total.losses) == (6, 3, 1, 2)
+    by = {t.system: t for t in h.by_system}
+    assert [t.system for t in h.by_system] == ["domino", "swiss", "table"]
+    # Dominó: individual 100–50 (on opposite sides), mano a mano 100–99 and 0–100; the no-show
+    # and the draft are no games.
+    d = by["domino"]
+    assert (d.games, d.wins, d.draws, d.losses, d.figures_for, d.figures_against) == (
+        3,
+        2,
+        0,
+        1,
+        200,
+        249,
+    )
+    s = by["swiss"]  # 1–2, then 1–1 (the drawn game counts for neither)
+    assert (s.games, s.wins, s.draws, s.losses, s.figures_for, s.figures_against) == (
+        2,
+        0,
+        1,
+        1,
+        2,
+        3,
+    )
+    t = by["table"]  # the same table: 10 VP against 8
+    assert (t.games, t.wins, t.figures_for, t.figures_against) == (1, 1, 10, 8)
+    # As partners: the three games of their pair (won 1, lost 2).
+    assert (h.partners.games, h.partners.wins, h.partners.losses) == (3, 1, 2)
+    # The last meetings, newest first, from Ana's side.
+    assert [(m.date.day, m.result, m.own, m.other) for m in h.last] == [
+        (29, "win", 10, 8),
+        (22, "draw", 1, 1),
+        (22, "loss", 1, 2),
+        (15, "loss", 0, 100),
+        (15, "win", 100, 99),
+        (8, "win", 100, 50),
+    ]
+    # The rating Ana took from Beto: her changes in the three rated games they met in.
+    rows = LedgerRow.objects.filter(
+        player=ana, table__in=LedgerRow.objects.filter(player=beto).values("table")
+    )
+    opposed = [r for r in rows if r.tournament.name != "Parejas de Marzo"]
+    assert len(opposed) == 3 and h.rated_games == 3
+    assert h.exchanged == pytest.approx(sum(r.rating_after - r.rating_before for r in opposed))
+    assert [m.change is not None for m in h.last] == [False, False, False, True, True, True]
+
+
+def test_head_to_head_of_pairs_and_of_a_rotating_partner(club):
+    carla, ana = club["carla"], club["ana"]
+    h = stories.head_to_head(carla.pk, ana.pk)
+    # Pairs: 0–100 (a zapato received) and 100–80; the table game: 7 VP against 10.
+    assert (h.total.games, h.total.wins, h.total.draws, h.total.losses) == (3, 1, 0, 2)
+    d = {t.system: t for t in h.by_system}["domino"]
+    assert (d.games, d.wins, d.losses, d.figures_for, d.figures_against) == (2, 1, 1, 100, 180)
+    # The individual tournament: partners, and they won.
+    assert (h.partners.games, h.partners.wins) == (1, 1)
+    # Players who never met: nothing.
+    none = stories.head_to_head(club["eva"].pk, club["carla"].pk)
+    assert none.total.games == 0 and none.last == [] and none.exchanged is None
+
+
+def test_best_partners_rivals_and_zapatos(club):
+    s = stories.player_stories(club["ana"].pk)
+    assert [(c.name, c.tally.games, c.tally.wins) for c in s.partners] == [
+        ("Beto Bravo", 3, 1),
+        ("Carla Cano", 1, 1),
+    ]
+    assert [(c.name, c.tally.games) for c in s.rivals] == [
+        ("Beto Bravo", 6),
+        ("Dani Duque", 4),
+        ("Carla Cano", 3),
+        ("Eva Esteve", 1),
+        ("Fede Fuentes", 1),
+    ]
+    # Given: 100–0 with Beto in the pairs; received: 0–100 from Beto in the mano a mano (the
+    # no-show 100–0 and the draft's 0–100 are not zapatos).
+    assert (s.zapatos_given, s.zapatos_received) == (1, 1)
+    carla = stories.player_stories(club["carla"].pk)
+    assert (carla.zapatos_given, carla.zapatos_received) == (0, 1)
+    assert [(c.name, c.tally.games, c.tally.wins) for c in carla.partners] == [
+        ("Dani Duque", 2, 1),
+        ("Ana Arenas", 1, 1),
+    ]
+
+
+def test_podiums_tournaments_won_and_the_rating_peak(club):
+    s = stories.player_stories(club["ana"].pk)
+    # Finished tournaments only (the mano a mano runs), newest first; a shared first place
+    # (the individual) is a win.
+    assert [(p.tournament, p.position, p.shared) for p in s.podiums] == [
+        ("Mesa de Marzo", 1, False),
+        ("Suizo de Marzo", 2, False),
+        ("Individual de Marzo", 1, True),
+        ("Parejas de Marzo", 1, False),
+    ]
+    assert (s.podium_count, s.wins) == (4, 3)
+    rows = list(LedgerRow.objects.filter(player=club["ana"]).order_by("order_key"))
+    best = max(rows, key=lambda r: r.rating_after)
+    assert s.peak.rating == best.rating_after and s.peak.played_at == best.played_at
+    # Eva: second in the pairs (one win, by efectividad over Carla & Dani).
+    eva = stories.player_stories(club["eva"].pk)
+    assert [(p.tournament, p.position) for p in eva.podiums] == [("Parejas de Marzo", 2)]
+    assert eva.wins == 0
+
+
+def test_the_player_page_shows_the_stories_and_links_head_to_head(client, club):
+    ana, beto = club["ana"], club["beto"]
+    body = client.get(reverse("rankings:player", args=[ana.pk])).content.decode()
+    assert 'id="stories-h"' in body
+    assert '<dd class="zapatos">dados: 1 · recibidos: 1</dd>' in body
+    assert "4 podios · 3 torneos ganados" in body
+    h2h = reverse("rankings:head_to_head", args=[ana.pk, beto.pk])
+    assert f'href="{h2h}"' in body  # the rivals and the games' opponents
+    page = client.get(h2h)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "<h1>Ana Arenas contra Beto Bravo</h1>" in text
+    assert "6 partidas entre ellos" in text
+    assert (
+        "Ana Arenas ganó <strong>3</strong>, empató <strong>1</strong> y perdió <strong>2</strong>"
+        in text
+    )
+    assert len(re.findall(r'<td class="result (?:win|draw|loss)">', text)) == 6
+    assert "Borrador" not in text
+    assert client.get(reverse("rankings:head_to_head", args=[ana.pk, ana.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_head_to_head_reads_in_every_language(client, club, language):
+    url = reverse("rankings:head_to_head", args=[club["ana"].pk, club["beto"].pk])
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200 and f'lang="{language}"' in response.content.decode()
+
+
+def test_a_player_only_in_drafts_has_no_head_to_head(client, club):
+    hidden = services.create_player(acting_user=None, full_name="Gil Oculto")
+    t = Tournament.objects.get(name="Borrador de Marzo")
+    services.register_entry(acting_user=None, tournament=t, players=[hidden])
+    url = reverse("rankings:head_to_head", args=[club["ana"].pk, hidden.pk])
+    assert client.get(url).status_code == 404
+
+
+def _more_games(club):
+    """Another finished pairs tournament and another table game: more games for everyone."""
+    ana, beto, carla, dani, eva, fede = club.values()
+    t = tournament("Parejas de Abril", 31, mode="pairs", target=100)
+    groups = [[ana, beto], [carla, dani], [eva, fede]]
+    ab, cd, ef = (
+        services.register_entry(acting_user=None, tournament=t, players=g) for g in groups
+    )
+    for number in range(1, 5):
+        play(t, number, [([ab], [cd])], [dominó(100, 10 * number)])
+    finish(t)
+    ledger.rebuild()
+
+
+def test_the_stories_take_a_fixed_number_of_queries(club, django_assert_max_num_queries):
+    ana, beto = club["ana"], club["beto"]
+    # seats 1, outcomes 1 per system (3), Ana's ledger rows 1
+    with django_assert_max_num_queries(5):
+        stories.head_to_head(ana.pk, beto.pk)
+    # seats 1, outcomes 3, finished tournaments 1, their standings (per system: entries 1 and
+    # the gather: dominó 5, Swiss 4, table games 4), the peak 1
+    with django_assert_max_num_queries(22):
+        stories.player_stories(ana.pk)
+
+    def count(call):
+        with CaptureQueriesContext(connection) as ctx:
+            call()
+        return len(ctx.captured_queries)
+
+    before = (
+        count(lambda: stories.head_to_head(ana.pk, beto.pk)),
+        count(lambda: stories.player_stories(ana.pk)),
+    )
+    _more_games(club)
+    after = (
+        count(lambda: stories.head_to_head(ana.pk, beto.pk)),
+        count(lambda: stories.player_stories(ana.pk)),
+    )
+    assert after == before
+
+
+def test_the_pages_take_the_same_queries_with_more_games(client, club):
+    ana, beto = club["ana"], club["beto"]
+    urls = [
+        reverse("rankings:player", args=[ana.pk]),
+        reverse("rankings:head_to_head", args=[ana.pk, beto.pk]),
+    ]
+
+    def counts():
+        out = []
+        for url in urls:
+            with CaptureQueriesContext(connection) as ctx:
+                assert client.get(url).status_code == 200
+            out.append(len(ctx.captured_queries))
+        return out
+
+    before = counts()
+    _more_games(club)
+    assert counts() == before
+
+
+def test_standings_of_many_tournaments_equal_each_ones_standings(club):
+    from tournaments import systems
+
+    finished = list(Tournament.objects.filter(status="finished"))
+    for key in {t.system for t in finished}:
+        mine = [t for t in finished if t.system == key]
+        many = systems.get(key).standings_many(mine)
+        for t in mine:
+            one = t.standings()
+            assert [(ln.entry.pk, ln.row) for ln in many[t.pk]] == [
+                (ln.entry.pk, ln.row) for ln in one
+            ]
+
+
+@pytest.mark.page_cache
+@pytest.mark.django_db(transaction=True)  # real commits: they draw the page cache's generations
+def test_a_corrected_unrated_result_reaches_the_cached_pages(client):
+    """A Swiss result starts no ledger replay: the pages name the scopes of the players'
+    tournaments, so its correction still reaches them."""
+    p = build_club()
+    ana, beto = p["ana"], p["beto"]
+    urls = [
+        reverse("rankings:head_to_head", args=[ana.pk, beto.pk]),
+        reverse("rankings:player", args=[ana.pk]),
+    ]
+    before = {url: client.get(url) for url in urls}
+    for url, response in before.items():  # served from the cache now
+        assert client.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+    swiss = Tournament.objects.get(name="Suizo de Marzo")
+    table = swiss.rounds.get(number=2).tables.get()
+    services.record_result(
+        acting_user=None, table=table, version=None, games_a=2, games_b=0, games_drawn=0
+    )
+    after = {url: client.get(url) for url in urls}
+    for url in urls:
+        assert after[url]["ETag"] != before[url]["ETag"], url
+    assert "ganó <strong>4</strong>, empató <strong>0</strong>" in after[urls[0]].content.decode()

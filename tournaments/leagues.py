@@ -1,0 +1,437 @@
+"""Read side of the leagues (docs/SCORING.md, "Leagues"): a league's table and a player's
+league positions, from the database to the pure rules (``tournaments.scoring.league``) and
+back as plain dataclasses for the pages and the downloads.
+
+Which tournaments a public table shows: the league's published ones (not drafts), oldest
+first (by date, then as they were created): finished ones count; running ones show
+provisional points; those open for registration have no places yet (an empty column).
+
+A tournament's places are its standings' order (``Tournament.standings()``; shared
+positions stay shared) among the entries that played at least one game there (sat at a table
+with a result): an entry registered but never seated takes no place and moves nobody down
+(a place is 1 + the entries that played and stand strictly above). Every player of an entry
+takes its place (pairs credit both partners).
+
+Queries: the league (or the player's leagues) and its tournaments in two, the players' names
+in one, and each tournament's places: its standings' own fixed number of queries (one more for
+who played, for all of them at once). On the site (the page cache on) a tournament's places
+are kept in the shared cache under the generations of its pages (``clubsite.pagecache``): a
+change of its data draws a new one, so what is kept is never older than what its own pages
+show, and a league table or a player page whose tournaments have not changed reads every
+place in two queries (the generations, the places).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.core.cache import caches
+from django.db.models import Q
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from clubsite import pagecache
+from clubsite.routers import use_replica
+from tournaments import systems
+from tournaments.errors import DomainError
+from tournaments.models import League, Player, Seat, Tournament
+from tournaments.scoring import league as rules
+
+log = logging.getLogger(__name__)
+
+#: The page-cache scope of what a league's own row says (name, scale, its tournaments): the
+#: league pages and the player pages name it; saving or deleting a league, or changing its
+#: tournaments, draws it anew (``connect_signals``).
+LEAGUES = "leagues"
+#: The most leagues a player page shows (the newest seasons first).
+PLAYER_LEAGUES_SHOWN = 6
+#: Where a tournament's places are kept in the shared cache (``tournament_places``).
+PLACES_KEY_PREFIX = "clubsite:league-places:"
+
+_SHOWN = (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+_SCORED = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+
+
+# --- the page cache -------------------------------------------------------------------------------
+
+
+def _league_changed(sender, using=None, action="post_", **kwargs) -> None:
+    if action.startswith("post_"):
+        pagecache.changed(LEAGUES, using=using)
+
+
+def connect_signals() -> None:
+    """Draw a new generation of ``LEAGUES`` whenever a league is saved or deleted or its
+    tournaments change, whatever the path (services, admin, shell). Called by the app's
+    ``ready()``. What a league's tournaments show changes their own scopes, which the league
+    pages name too (``league_scopes``)."""
+    uid = "tournaments.leagues"
+    post_save.connect(_league_changed, sender=League, dispatch_uid=uid + ":save")
+    post_delete.connect(_league_changed, sender=League, dispatch_uid=uid + ":delete")
+    m2m_changed.connect(
+        _league_changed, sender=League.tournaments.through, dispatch_uid=uid + ":tournaments"
+    )
+
+
+def league_scopes(slug: str) -> list[str]:
+    """The page-cache scopes of league ``slug``'s pages: ``LEAGUES``, ``CLUB`` (tournaments'
+    names, dates, statuses) and the scope of each of its tournaments (their standings). One
+    query."""
+    slugs = Tournament.objects.filter(leagues__slug=slug).values_list("slug", flat=True)
+    return [LEAGUES, pagecache.CLUB, *(pagecache.tournament_scope(s) for s in slugs)]
+
+
+def player_scopes(player_id: int) -> list[str]:
+    """The page-cache scopes of the league positions on player ``player_id``'s page:
+    ``LEAGUES``, ``CLUB`` and the scope of every tournament of every league the player has
+    an entry in. One query."""
+    mine = _leagues_of(player_id).values("pk")
+    slugs = Tournament.objects.filter(leagues__in=mine).values_list("slug", flat=True).distinct()
+    return [LEAGUES, pagecache.CLUB, *(pagecache.tournament_scope(s) for s in slugs)]
+
+
+# --- a tournament's places ------------------------------------------------------------------------
+
+
+def _compute_places(tournaments: Sequence[Tournament]) -> dict[int, rules.TournamentPlaces]:
+    """The places of ``tournaments`` (running or finished): each one's standings, and one
+    query for the entries that played a game in any of them."""
+    if not tournaments:
+        return {}
+    played = set(
+        Seat.objects.filter(round__tournament__in=[t.pk for t in tournaments])
+        .filter(systems.has_result_q("table__"))
+        .values_list("round__tournament_id", "entry_id")
+        .distinct()
+    )
+    out = {}
+    for t in tournaments:
+        lines = [line for line in t.standings() if (t.pk, line.entry.pk) in played]
+        counts: dict[int, int] = {}
+        for line in lines:
+            counts[line.row.position] = counts.get(line.row.position, 0) + 1
+        ahead, above = {}, 0  # standings position → entries that played, strictly above
+        for position in sorted(counts):
+            ahead[position] = above
+            above += counts[position]
+        placings = [
+            rules.Placing(player_id, ahead[line.row.position] + 1, counts[line.row.position] > 1)
+            for line in lines
+            for player_id in line.entry.player_ids()
+        ]
+        out[t.pk] = rules.TournamentPlaces(
+            tournament_id=t.pk,
+            placings=tuple(placings),
+            finished=t.status == Tournament.Status.FINISHED,
+        )
+    return out
+
+
+def _places_key(t: Tournament, tokens: dict) -> str | None:
+    scope = pagecache.tournament_scope(t.slug)
+    if tokens.get(pagecache.ALL) is None or tokens.get(scope) is None:
+        return None
+    parts = (
+        pagecache.deploy_mark(),
+        str(t.pk),
+        t.slug,
+        t.status,
+        tokens[pagecache.ALL],
+        tokens[scope],
+    )
+    return PLACES_KEY_PREFIX + hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def tournament_places(tournaments: Iterable[Tournament]) -> dict[int, rules.TournamentPlaces]:
+    """The places of each of ``tournaments`` that is running or finished, by tournament id
+    (the others have none). With the page cache on, kept in the shared cache under the
+    generations of the tournament's pages, read before the places are computed (from the
+    primary): a change that commits meanwhile draws a new generation, so nothing older than
+    the pages is ever kept under the new one (the page cache's own rule)."""
+    scored = [t for t in tournaments if t.status in _SCORED]
+    if not scored or not pagecache.enabled():
+        return _compute_places(scored)
+    cache = caches["default"]
+    try:
+        tokens = pagecache.generations(
+            [pagecache.ALL, *(pagecache.tournament_scope(t.slug) for t in scored)]
+        )
+        keys = {t.pk: _places_key(t, tokens) for t in scored}
+        found = cache.get_many([k for k in keys.values() if k])
+    except Exception:  # the cache server is down: computed, as without it
+        log.exception("league places: the shared cache is unavailable")
+        return _compute_places(scored)
+    out = {pk: found[k] for pk, k in keys.items() if k in found}
+    missing = [t for t in scored if t.pk not in out]
+    with use_replica(False):  # what is kept is read from the primary, never a lagging replica
+        computed = _compute_places(missing)
+    out.update(computed)
+    to_keep = {keys[pk]: places for pk, places in computed.items() if keys[pk]}
+    if to_keep:
+        try:
+            cache.set_many(to_keep, pagecache.PAGE_TIMEOUT)
+        except Exception:
+            log.exception("league places: could not keep them in the shared cache")
+    return out
+
+
+# --- a league's table ----------------------------------------------------------------------------
+
+
+@dataclass
+class TournamentColumn:
+    """One tournament of a league table: its number in the league (1 = the oldest), and
+    whether its points count (``finished``) or are provisional (``running``)."""
+
+    number: int
+    tournament: Tournament
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.status == Tournament.Status.FINISHED
+
+    @property
+    def running(self) -> bool:
+        return self.tournament.status == Tournament.Status.RUNNING
+
+
+@dataclass
+class LeagueCell:
+    """A player's cell under one column: the result (None: did not play it)."""
+
+    column: TournamentColumn
+    result: rules.LeagueResult | None
+
+
+@dataclass
+class TableLine:
+    """One player's line: the pure ``LeagueLine``, the player, a cell per column."""
+
+    line: rules.LeagueLine
+    player: Player
+    cells: list[LeagueCell] = field(default_factory=list)
+
+
+@dataclass
+class LeagueTable:
+    """A league's table: its ``columns`` (tournaments, oldest first), its ``lines`` (best
+    first; players sharing a position by name), the scale, how many tournaments are finished
+    and how many are left (None: the number planned is not known)."""
+
+    league: League
+    columns: list[TournamentColumn]
+    lines: list[TableLine]
+    scale: tuple[int, ...]
+    finished: int
+    left: int | None
+
+    @property
+    def any_shared(self) -> bool:
+        return any(t.line.shared for t in self.lines)
+
+    @property
+    def any_discarded(self) -> bool:
+        return any(c.result and c.result.discarded for t in self.lines for c in t.cells)
+
+    @property
+    def any_provisional(self) -> bool:
+        return any(c.running for c in self.columns)
+
+    def line_of(self, player_id: int) -> TableLine | None:
+        return next((t for t in self.lines if t.player.pk == player_id), None)
+
+
+def league_scale(league: League) -> tuple[int, ...]:
+    """The league's points scale (``rules.parse_scale`` of the stored text; a stored value the
+    rules refuse, typed by hand, gives no points)."""
+    try:
+        return rules.parse_scale(league.points_scale)
+    except DomainError:
+        return ()
+
+
+def _scored(
+    league: League, tournaments: list[Tournament], places: dict[int, rules.TournamentPlaces]
+) -> list[rules.LeagueLine]:
+    """The pure league table of ``tournaments`` (oldest first) from their ``places``."""
+    return rules.standings(
+        [places[t.pk] for t in tournaments if t.pk in places],
+        scale=league_scale(league),
+        participation=league.participation_points,
+        best=league.best_results,
+    )
+
+
+def _finished(tournaments: Iterable[Tournament]) -> int:
+    return sum(1 for t in tournaments if t.status == Tournament.Status.FINISHED)
+
+
+def _published(qs):
+    return qs.filter(status__in=_SHOWN).order_by("date", "pk")
+
+
+def _names(places: Iterable[rules.TournamentPlaces]) -> dict[int, Player]:
+    ids = {p.player_id for t in places for p in t.placings}
+    return {p.pk: p for p in Player.objects.filter(pk__in=ids).only("full_name", "name_key")}
+
+
+def league_table(league: League) -> LeagueTable:
+    """The public table of ``league`` (SCORING.md "Leagues"): its published tournaments as
+    columns, every player who played one as a line. Queries: the tournaments (1), their places
+    (``tournament_places``), the players' names (1)."""
+    tournaments = list(_published(league.tournaments.all()))
+    places = tournament_places(tournaments)
+    players = _names(places.values())
+    columns = [TournamentColumn(n, t) for n, t in enumerate(tournaments, start=1)]
+    lines = [
+        TableLine(
+            line=line,
+            player=players[line.player_id],
+            cells=[LeagueCell(c, line.results.get(c.tournament.pk)) for c in columns],
+        )
+        for line in _scored(league, tournaments, places)
+    ]
+    lines.sort(key=lambda t: (t.line.position, t.player.name_key, t.player.pk))
+    finished = _finished(tournaments)
+    return LeagueTable(
+        league=league,
+        columns=columns,
+        lines=lines,
+        scale=league_scale(league),
+        finished=finished,
+        left=rules.tournaments_left(league.planned_tournaments, finished),
+    )
+
+
+# --- a player's leagues --------------------------------------------------------------------------
+
+
+def _leagues_of(player_id: int):
+    """The leagues with a running or finished tournament the player has an entry in."""
+    mine = Q(tournaments__entries__player1_id=player_id) | Q(
+        tournaments__entries__player2_id=player_id
+    )
+    return League.objects.filter(mine, tournaments__status__in=_SCORED).distinct()
+
+
+@dataclass
+class PlayerLeague:
+    """A player's position in one league: ``line`` (None while they have no place in it yet),
+    how many players the table has, how many tournaments are finished and left."""
+
+    league: League
+    line: rules.LeagueLine | None
+    players: int
+    finished: int
+    left: int | None
+
+
+def player_leagues(player: Player, *, limit: int = PLAYER_LEAGUES_SHOWN) -> list[PlayerLeague]:
+    """The player's leagues, newest season first (at most ``limit``), with their position in
+    each. Queries: the leagues (1), which tournaments each has (1), those tournaments (1), their
+    places (``tournament_places``: each tournament once, even when in several leagues)."""
+    leagues = list(_leagues_of(player.pk).order_by("-season", "name", "pk")[:limit])
+    if not leagues:
+        return []
+    links = list(
+        League.tournaments.through.objects.filter(
+            league_id__in=[lg.pk for lg in leagues]
+        ).values_list("league_id", "tournament_id")
+    )
+    tournaments = {
+        t.pk: t for t in _published(Tournament.objects.filter(pk__in={t for _, t in links}))
+    }
+    places = tournament_places(tournaments.values())
+    out = []
+    for lg in leagues:
+        mine = sorted(
+            (tournaments[t] for league_id, t in links if league_id == lg.pk and t in tournaments),
+            key=lambda t: (t.date, t.pk),
+        )
+        lines = _scored(lg, mine, places)
+        finished = _finished(mine)
+        out.append(
+            PlayerLeague(
+                league=lg,
+                line=next((ln for ln in lines if ln.player_id == player.pk), None),
+                players=len(lines),
+                finished=finished,
+                left=rules.tournaments_left(lg.planned_tournaments, finished),
+            )
+        )
+    return out
+
+
+# --- downloads (tournaments.exports' conventions) -------------------------------------------------
+
+
+def league_header(table: LeagueTable) -> tuple[str, ...]:
+    """The league CSV's columns: ``position``, ``player``, ``total``, ``wins``, ``best_place``,
+    ``played`` (finished tournaments taken part in), then three per tournament, oldest first,
+    named by its slug: ``<slug>_place``, ``<slug>_points`` and ``<slug>_status``
+    ("counted", "discarded" or "provisional"; all three empty when the player did not play
+    it)."""
+    per = [
+        f"{c.tournament.slug}_{what}"
+        for c in table.columns
+        for what in ("place", "points", "status")
+    ]
+    return ("position", "player", "total", "wins", "best_place", "played", *per)
+
+
+def league_rows(table: LeagueTable) -> list[list]:
+    """The league table as typed rows under ``league_header``, best first: whole numbers,
+    the player's name as text (``exports.safe_text`` in a CSV), a position shared by level
+    players (1, 2, 2, 4)."""
+    rows = []
+    for t in table.lines:
+        row = [
+            t.line.position,
+            t.player.full_name,
+            t.line.total,
+            t.line.wins,
+            t.line.best_place,
+            t.line.played,
+        ]
+        for cell in t.cells:
+            r = cell.result
+            row += [None, None, None] if r is None else [r.position, r.points, r.status]
+        rows.append(row)
+    return rows
+
+
+def league_csv(table: LeagueTable) -> str:
+    """The league table as CSV text (``league_header``, ``league_rows``), without the BOM
+    (the download writes it first). Every figure is a whole number: the exact form
+    (``?precision=full``) is the same."""
+    from tournaments.exports import csv_text
+
+    return csv_text(league_header(table), league_rows(table))
+
+
+def league_xlsx(table: LeagueTable) -> bytes:
+    """The league table as an .xlsx workbook, one worksheet named "Liga" (translated)."""
+    from django.utils.translation import gettext
+
+    from tournaments.exports import xlsx_bytes
+
+    return xlsx_bytes(league_header(table), league_rows(table), title=gettext("Liga"))
+
+
+__all__ = [
+    "LEAGUES",
+    "LeagueTable",
+    "PlayerLeague",
+    "connect_signals",
+    "league_scopes",
+    "league_csv",
+    "league_header",
+    "league_rows",
+    "league_table",
+    "league_xlsx",
+    "player_leagues",
+    "player_scopes",
+    "tournament_places",
+]

@@ -1,0 +1,121 @@
+"""Public league pages (docs/SCORING.md, "Leagues"): the leagues of a season (/ligas/), one
+league's table (/ligas/<slug>/) and its downloads (CSV, .xlsx).
+
+A league page shows data of many tournaments, so its page-cache scopes are ``LEAGUES`` (the
+league's own row and its list of tournaments), ``CLUB`` and the scope of every tournament of
+the league (``leagues.league_scopes``: one query, also on a hit): a change in any of them
+renews the page.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
+
+from clubsite.pagecache import CLUB, public_page
+from tournaments import leagues
+from tournaments.models import League, Tournament
+from tournaments.scoring import league as rules
+from tournaments.views import downloads
+
+#: The words of each tiebreak's ``decided_by`` (SCORING.md "Leagues").
+TIEBREAK_LABELS = {
+    rules.WINS: _("por torneos ganados"),
+    rules.BEST_PLACE: _("por mejor puesto"),
+    rules.LAST_TOURNAMENT: _("por el último torneo"),
+}
+
+
+def league_pages(request, league, *args, **kwargs) -> list[str]:
+    """``scopes`` of a league's pages (views whose first argument is the league's slug)."""
+    return leagues.league_scopes(league)
+
+
+def _league(slug: str) -> League:
+    found = League.objects.filter(slug=slug).first()
+    if found is None:
+        raise Http404(_("No existe esa liga."))
+    return found
+
+
+@require_safe
+@public_page(scopes=[leagues.LEAGUES, CLUB])
+def league_list(request):
+    """The leagues of one season (``?season=``; by default the current year when it has
+    leagues, else the newest season that has), with links to every season, newest first.
+    Each league with its published tournaments, how many are finished and how many are left.
+    Two queries."""
+    seasons = list(League.objects.order_by("-season").values_list("season", flat=True).distinct())
+    this_year = timezone.localdate().year
+    default = this_year if this_year in seasons or not seasons else seasons[0]
+    try:
+        season = int(request.GET.get("season") or default)
+    except ValueError:
+        season = default
+    if season not in seasons:
+        season = default
+    shown = [s for s in Tournament.Status if s != Tournament.Status.DRAFT]
+    items = list(
+        League.objects.filter(season=season)
+        .annotate(
+            n_tournaments=Count("tournaments", filter=Q(tournaments__status__in=shown)),
+            n_finished=Count(
+                "tournaments", filter=Q(tournaments__status=Tournament.Status.FINISHED)
+            ),
+        )
+        .order_by("name", "pk")
+    )
+    for item in items:
+        item.left = rules.tournaments_left(item.planned_tournaments, item.n_finished)
+    return render(
+        request,
+        "tournaments/league_list.html",
+        {"season": season, "seasons": seasons, "leagues": items},
+    )
+
+
+def _table_context(league: League) -> dict:
+    table = leagues.league_table(league)
+    return {
+        "league": league,
+        "table": table,
+        "tiebreak_labels": TIEBREAK_LABELS,
+        "scale_shown": ", ".join(str(v) for v in table.scale),
+    }
+
+
+@require_safe
+@public_page(scopes=league_pages)
+def league_detail(request, league):
+    """A league's table: a line per player (position, name, total), a column per published
+    tournament (its points; discarded results struck through, a running tournament's in
+    italics as provisional), the tiebreak that placed each line, and how many tournaments are
+    left. Queries: ``leagues.league_table``'s and one for the league."""
+    found = _league(league)
+    return render(request, "tournaments/league_detail.html", _table_context(found))
+
+
+@require_safe
+@public_page(scopes=league_pages)
+def league_csv(request, league):
+    """The league table as CSV (``leagues.league_csv``), with its byte-order mark. Its figures
+    are whole numbers: ``?precision=full`` gives the same figures (saved as "-exacto")."""
+    found = _league(league)
+    exact = downloads.full_precision(request)
+    return downloads.csv_response(
+        leagues.league_csv(leagues.league_table(found)), f"{found.slug}.csv", exact=exact
+    )
+
+
+@require_safe
+@public_page(scopes=league_pages)
+def league_xlsx(request, league):
+    """The league table as an .xlsx workbook (``leagues.league_xlsx``)."""
+    found = _league(league)
+    return downloads.xlsx_response(
+        leagues.league_xlsx(leagues.league_table(found)), f"{found.slug}.xlsx"
+    )
