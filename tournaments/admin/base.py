@@ -403,3 +403,25 @@ class HistoryAdmin(SubmittedOnceAdmin, SimpleHistoryAdmin):
         if self.refused(request):
             return HttpResponseRedirect(request.get_full_path().replace("/delete/", "/change/"))
         return super().response_delete(request, obj_display, obj_id)
+
+
+class SavedThroughServicesAdmin:
+    """For an admin whose form saves the object and its many-to-many field through the
+    services (``form.save_through_services(user)``, a ``ServiceForm``): a refusal is shown
+    (``refuse``) and nothing is saved; the many-to-many field is not saved again
+    (no ``form.save_m2m()``), the inline formsets are."""
+
+    def save_model(self, request, obj, form, change):
+        try:
+            saved = form.save_through_services(request.user)
+        except DomainError as exc:
+            self.refuse(request, exc)
+            return
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+
+    def save_related(self, request, form, formsets, change):
+        if self.refused(request):
+            return
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)

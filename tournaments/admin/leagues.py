@@ -13,8 +13,7 @@ from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import services
-from tournaments.admin.base import HistoryAdmin, ServiceForm
-from tournaments.errors import DomainError
+from tournaments.admin.base import HistoryAdmin, SavedThroughServicesAdmin, ServiceForm
 from tournaments.models import League
 
 
@@ -72,7 +71,7 @@ class LeagueAdminForm(ServiceForm, forms.ModelForm):
 
 
 @admin.register(League)
-class LeagueAdmin(HistoryAdmin):
+class LeagueAdmin(SavedThroughServicesAdmin, HistoryAdmin):
     form = LeagueAdminForm
     list_display = ("name", "season", "points_scale", "best_results", "tournaments_count")
     list_filter = ("season",)
@@ -87,19 +86,3 @@ class LeagueAdmin(HistoryAdmin):
     @admin.display(description=_("torneos"), ordering="_tournaments")
     def tournaments_count(self, obj):
         return obj._tournaments
-
-    def save_model(self, request, obj, form, change):
-        try:
-            league = form.save_through_services(request.user)
-        except DomainError as exc:
-            self.refuse(request, exc)
-            return
-        obj.pk = league.pk
-        obj.refresh_from_db()
-
-    def save_related(self, request, form, formsets, change):
-        # The tournaments were set by ``save_through_services`` (no ``form.save_m2m()``).
-        if self.refused(request):
-            return
-        for formset in formsets:
-            self.save_formset(request, form, formset, change=change)

@@ -21,7 +21,14 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import services
-from tournaments.admin.base import HistoryAdmin, ServiceForm, message, titled, touch_tables
+from tournaments.admin.base import (
+    HistoryAdmin,
+    SavedThroughServicesAdmin,
+    ServiceForm,
+    message,
+    titled,
+    touch_tables,
+)
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Round, Table, Tournament
 
@@ -103,7 +110,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(HistoryAdmin):
+class TournamentAdmin(SavedThroughServicesAdmin, HistoryAdmin):
     form = TournamentAdminForm
     list_display = ("name", "date", "system", "mode", "target", "status", "rated", "entries_count")
     list_filter = ("status", "system", "mode", "target", "rated", "date")
@@ -153,22 +160,6 @@ class TournamentAdmin(HistoryAdmin):
     @admin.display(description=_("inscripciones"), ordering="_entries")
     def entries_count(self, obj):
         return obj._entries
-
-    def save_model(self, request, obj, form, change):
-        try:
-            t = form.save_through_services(request.user)
-        except DomainError as exc:
-            self.refuse(request, exc)
-            return
-        obj.pk = t.pk
-        obj.refresh_from_db()
-
-    def save_related(self, request, form, formsets, change):
-        # The directors were set by ``save_through_services`` (no ``form.save_m2m()``).
-        if self.refused(request):
-            return
-        for formset in formsets:
-            self.save_formset(request, form, formset, change=change)
 
 
 # --- entries -----------------------------------------------------------------------------------
