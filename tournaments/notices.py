@@ -335,7 +335,8 @@ def claim_message(players: list[Player], base_url: str) -> EmailMessage:
         lines += [f"{player.full_name}:", url, ""]
     lines.append(gettext("Si no lo pediste tú, no hagas nada: sin abrir el enlace no cambia nada."))
     subject = gettext("tu ficha de jugador")
-    return _message(subject, lines, players[0].email, unsubscribe_url(players[0], base_url))
+    # Asked for by the reader, not a notice: no "you accepted notices" footer, no unsubscribe.
+    return _message(subject, lines, players[0].email, None)
 
 
 # --- sending once ------------------------------------------------------------------------------

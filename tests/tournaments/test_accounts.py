@@ -118,6 +118,11 @@ def test_claiming_a_record_end_to_end(client, ana):
     message = mail.outbox[0]
     assert message.to == ["ana.arroyo@example.org"]
     assert "Ana Arroyo:" in message.body and "próximos 2 días" in message.body
+    # asked for, not a notice: no "you accepted notices" footer and no unsubscribe link
+    assert (
+        "aceptaste los avisos" not in message.body
+        and "List-Unsubscribe" not in message.extra_headers
+    )
     url = link_in(message)
     assert url.startswith("/cuenta/jugador/")
 
