@@ -314,6 +314,18 @@ class SignUpSettingsForm(forms.ModelForm):
         }
 
 
+def _optional_number(label, help_text) -> forms.CharField:
+    """A whole number that may be left empty, typed as text (the service checks it and says
+    what is wrong in words), with the phone's number keyboard."""
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+        help_text=help_text,
+    )
+
+
 class LeagueForm(forms.Form):
     """A league (``services.create_league`` / ``update_league``): its settings as typed (the
     service checks them and says what is wrong in words, beside each field:
@@ -338,26 +350,16 @@ class LeagueForm(forms.Form):
         max_length=400,
         help_text=_("Los del 1.º, 2.º, 3.º…, separados por comas; los puestos después, 0."),
     )
-    participation_points = forms.CharField(
-        label=_("Puntos por participar"),
-        required=False,
-        max_length=10,
-        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
-        help_text=_("Se suman a cada resultado. Vacío: 0."),
+    participation_points = _optional_number(
+        _("Puntos por participar"), _("Se suman a cada resultado. Vacío: 0.")
     )
-    best_results = forms.CharField(
-        label=_("Resultados que cuentan"),
-        required=False,
-        max_length=10,
-        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
-        help_text=_("Los N mejores de cada jugador; los demás se descartan. Vacío: todos."),
+    best_results = _optional_number(
+        _("Resultados que cuentan"),
+        _("Los N mejores de cada jugador; los demás se descartan. Vacío: todos."),
     )
-    planned_tournaments = forms.CharField(
-        label=_("Torneos previstos"),
-        required=False,
-        max_length=10,
-        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
-        help_text=_("Cuántos torneos tendrá la temporada, para decir cuántos quedan."),
+    planned_tournaments = _optional_number(
+        _("Torneos previstos"),
+        _("Cuántos torneos tendrá la temporada, para decir cuántos quedan."),
     )
     tournaments = forms.ModelMultipleChoiceField(
         label=_("Torneos de la liga"),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,7 +18,11 @@ from tournaments import names, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Tournament
 from tournaments.views import sharing
-from tournaments.views.manage.access import director_required, managed_tournament
+from tournaments.views.manage.access import (
+    director_required,
+    managed_tournament,
+    posted_object,
+)
 
 #: Wrong codes allowed per address and tournament in ``WRONG_CODE_WINDOW`` seconds.
 WRONG_CODE_LIMIT = 10
@@ -60,10 +63,7 @@ def check_in(request, slug):
         action = request.POST.get("action", "")
         try:
             if action in ("present", "absent"):
-                entry_id = request.POST.get("entry", "")
-                if not entry_id.isdigit() or len(entry_id) > 18:
-                    raise Http404
-                entry = get_object_or_404(Entry, pk=int(entry_id), tournament=t)
+                entry = posted_object(request, Entry, "entry", tournament=t)
                 entry = services.set_present(
                     acting_user=request.user, entry=entry, present=action == "present"
                 )

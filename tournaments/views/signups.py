@@ -8,7 +8,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core import signing
 from django.core.cache import cache
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -22,7 +21,11 @@ from tournaments.forms import SignUpForm, SignUpSettingsForm
 from tournaments.models import SignUp, Tournament
 from tournaments.services.signups import room_left, signup_closed_reason, waiting_place
 from tournaments.views import sharing
-from tournaments.views.manage.access import director_required, managed_tournament
+from tournaments.views.manage.access import (
+    director_required,
+    managed_tournament,
+    posted_object,
+)
 from tournaments.views.manage.confirm import place_error
 
 #: Requests accepted per address in ``SIGNUP_WINDOW`` seconds (a club's players share the
@@ -145,10 +148,7 @@ def signups(request, slug):
                     place_error(settings_form, exc, {"max_entries_below": "max_entries"})
             status = 400
         elif action in ("accept", "refuse"):
-            signup_id = request.POST.get("signup", "")
-            if not signup_id.isdigit() or len(signup_id) > 18:
-                raise Http404
-            request_ = get_object_or_404(SignUp, pk=int(signup_id), tournament=t)
+            request_ = posted_object(request, SignUp, "signup", tournament=t)
             try:
                 decided = services.decide_signup(
                     acting_user=request.user, signup=request_, accept=action == "accept"

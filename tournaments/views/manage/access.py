@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -69,6 +69,15 @@ def managed_tournament(request, slug) -> Tournament:
     if not can_manage(request.user, t):
         raise PermissionDenied
     return t
+
+
+def posted_object(request, model, field: str, **lookup):
+    """The ``model`` row whose id the form posted as ``field``, among ``lookup`` (e.g. its
+    tournament); 404 for a missing, non-numeric or out-of-range id (never a 500)."""
+    text = request.POST.get(field, "")
+    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+        raise Http404
+    return get_object_or_404(model, pk=int(text), **lookup)
 
 
 def status_for(exc: DomainError) -> int:
