@@ -82,10 +82,14 @@ browser:
 test: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# ruff: lint and format check (.ci/run fails on any finding; `ruff format .` fixes the format)
+# ruff: lint and format check (.ci/run fails on any finding; `ruff format .` fixes the format);
+# lint-imports: the layers of docs/ARCHITECTURE.md (pyproject.toml [tool.importlinter]), imports
+# inside functions included; bench/import_graph.py: no import cycle.
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) bench/import_graph.py > /dev/null || $(PY) bench/import_graph.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

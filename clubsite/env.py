@@ -270,6 +270,7 @@ def env_host(name: str) -> str | None:
 def env_email_address(name: str, default: str) -> str:
     """An email address, alone or with a display name (``avisos@club.example.org``,
     ``Club de dominó <avisos@club.example.org>``); unset or empty → ``default``."""
+    # Inside: the settings read this before Django is configured; load it only when used.
     from email.utils import parseaddr
 
     from django.core.exceptions import ValidationError

@@ -80,3 +80,12 @@ def format_number(value, decimals: int, *, signed: bool = False, use_l10n=None) 
     number = rounded(value, decimals)
     text = str(number_format(number, decimal_pos=decimals, use_l10n=use_l10n))
     return "+" + text if signed and number > 0 else text
+
+
+def format_percentage(value) -> str:
+    """A fraction (0..1) as a percentage with 2 decimals, rounded half up, in the page's
+    locale: Fraction(1233, 2000) → "61,65" in Spanish. Empty for None (the ``pct`` filter,
+    the Swiss standings' OMW, GWP and OGW)."""
+    if value is None:
+        return ""
+    return format_number(Fraction(value) * 100, 2)

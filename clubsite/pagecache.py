@@ -86,6 +86,8 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
+from clubsite import once
+from clubsite.aftercommit import Collector, collector
 from clubsite.http import is_private_path
 from clubsite.routers import use_replica
 
@@ -189,47 +191,16 @@ def _draw(scopes) -> None:
         log.exception("page cache: could not draw new generations for %s", sorted(scopes))
 
 
-class _Draw:
-    """The commit hook of one transaction: the scopes it changed (drawn anew when it commits)
-    and the tournament slugs its signals looked up (``_Slugs``)."""
-
-    __slots__ = ("index", "known", "scopes")
+class _Draw(Collector):
+    """What one transaction changed (``clubsite.aftercommit``): the scopes drawn anew when it
+    commits, and the tournament slugs its signals looked up (``_Slugs``)."""
 
     def __init__(self):
         self.scopes: set[str] = set()
         self.known: dict[tuple[str, int], tuple[object, tuple]] = {}
-        self.index = -1  # its place in the connection's run_on_commit
 
-    def __call__(self) -> None:
+    def run(self) -> None:
         _draw(self.scopes)
-
-
-#: Per thread (a connection is per thread): the last ``_Draw`` registered on each database.
-_threads = threading.local()
-
-
-def _pending(connection) -> _Draw:
-    """The ``_Draw`` of the transaction running on ``connection`` (in an atomic block),
-    registered with ``on_commit`` (robust) the first time. One that is no longer among the
-    connection's commit hooks (committed, rolled back with its savepoint) is not reused.
-    Constant time when nothing was rolled back since: checked by its place in the list."""
-    draws = getattr(_threads, "draws", None)
-    if draws is None:
-        draws = _threads.draws = {}
-    hooks = connection.run_on_commit
-    draw = draws.get(connection.alias)
-    if draw is not None:
-        if 0 <= draw.index < len(hooks) and hooks[draw.index][1] is draw:
-            return draw
-        for index, hook in enumerate(hooks):  # a savepoint's rollback moved it
-            if hook[1] is draw:
-                draw.index = index
-                return draw
-    draw = _Draw()
-    transaction.on_commit(draw, using=connection.alias, robust=True)
-    draw.index = len(connection.run_on_commit) - 1
-    draws[connection.alias] = draw
-    return draw
 
 
 def changed(*scopes: str, using: str | None = None) -> None:
@@ -241,11 +212,11 @@ def changed(*scopes: str, using: str | None = None) -> None:
     Until the commit, other readers see the old rows and the old generations, which agree; the
     commit hook runs before the saving view answers (``transaction.on_commit``, robust)."""
     scopes = scopes or (ALL,)
-    connection = transaction.get_connection(using)
-    if not connection.in_atomic_block:
+    draw = collector(_Draw, using=using)
+    if draw is None:  # outside a transaction: now
         transaction.on_commit(partial(_draw, frozenset(scopes)), using=using, robust=True)
         return
-    _pending(connection).scopes.update(scopes)
+    draw.scopes.update(scopes)
 
 
 # --- which scopes a saved row changes -----------------------------------------------------------
@@ -315,9 +286,9 @@ class _Slugs:
 
     def __init__(self, using):
         self.using = using
-        connection = transaction.get_connection(using)
-        self.known = _pending(connection).known if connection.in_atomic_block else {}
-        self.sids = tuple(connection.savepoint_ids)
+        draw = collector(_Draw, using=using)
+        self.known = draw.known if draw is not None else {}
+        self.sids = tuple(transaction.get_connection(using).savepoint_ids)
 
     def get(self, kind: str, pk):
         hit = self.known.get((kind, pk))
@@ -602,33 +573,47 @@ def _claim(key: str) -> tuple[str | None, tuple[bytes, dict] | None]:
     request that holds it. Returns ``(token, None)`` when this request took the lock (it
     computes the page, then ``_release``s it), ``(None, entry)`` when the page appeared while
     waiting, ``(None, None)`` when this request must compute the page itself, without lock:
-    the lock was released without a page (the computing request failed, or left
-    ``NOT_STORABLE``), it expired (its process was killed), ``WAIT_LIMIT`` passed, or the cache
-    failed (logged).
+    the computing request left ``NOT_STORABLE``, ``WAIT_LIMIT`` passed, or the cache failed
+    (logged). A lock released without a page (the computing request failed) or expired (its
+    process was killed) is taken again by one of the waiters.
 
-    The lock is ``cache.add`` of ``LOCK_KEY_PREFIX + key`` for ``LOCK_TIMEOUT`` seconds; a
-    waiter reads the page and the lock in one ``get_many`` every ``POLL_INTERVAL`` seconds.
+    The lock is ``clubsite.once.claim_or_wait`` on ``LOCK_KEY_PREFIX + key`` for
+    ``LOCK_TIMEOUT`` seconds; a waiter reads the page and the lock in one ``get_many`` every
+    ``POLL_INTERVAL`` seconds.
     The key holds the generations, so the page waited for is of the generations this request
     read: never older."""
     lock_key = LOCK_KEY_PREFIX + key
     page = PAGE_KEY_PREFIX + key
     token = uuid.uuid4().hex
+
+    def look():
+        found = _cache().get_many([page, lock_key])
+        if found.get(page) is not None:
+            return once.DONE, found[page]
+        lock = found.get(lock_key)
+        if lock == NOT_STORABLE:
+            return once.DONE, None
+        return (once.FREE, None) if lock is None else (once.HELD, None)
+
     try:
-        if _cache().add(lock_key, token, LOCK_TIMEOUT):
-            return token, None
-        deadline = time.monotonic() + WAIT_LIMIT
-        while True:
-            found = _cache().get_many([page, lock_key])
-            entry = found.get(page)
-            if entry is not None:
-                _remember(key, entry)
-                return None, entry
-            if found.get(lock_key) in (None, NOT_STORABLE) or time.monotonic() >= deadline:
-                return None, None
-            time.sleep(POLL_INTERVAL)
+        claim = once.claim_or_wait(
+            _cache(),
+            lock_key,
+            token,
+            hold=LOCK_TIMEOUT,
+            wait=WAIT_LIMIT,
+            poll=POLL_INTERVAL,
+            look=look,
+            sleep=lambda seconds: time.sleep(seconds),  # this module's clock (tests count waits)
+        )
     except Exception:
         log.exception("page cache: could not lock or wait for a page")
         return None, None
+    if claim.taken:
+        return token, None
+    if claim.outcome is not None:
+        _remember(key, claim.outcome)
+    return None, claim.outcome
 
 
 def _release(key: str, token: str, since: float, storable: bool) -> None:

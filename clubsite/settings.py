@@ -54,7 +54,6 @@ ALLOWED_HOSTS = env_hosts(
 CSRF_TRUSTED_ORIGINS = env_origins("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -67,6 +66,10 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "tournaments",
     "rankings",
+    # Last: the admin's ready() reads every app's admin module, and the tournaments' admin
+    # registers one result admin per storage model of the scoring systems, which the
+    # tournaments app registers in its own ready() (docs/ARCHITECTURE.md, "Layers").
+    "django.contrib.admin",
 ]
 
 MIDDLEWARE = [
@@ -227,7 +230,7 @@ LOGOUT_REDIRECT_URL = "public:home"
 # --- mail (README "Production"): password resets, the claim links, the notices to players ------
 # Django's mailers (MAILERS, Django 6.1). Without DJANGO_EMAIL_HOST every message is written on
 # the console (the demo, development); with it, they go through that SMTP server. Notices and
-# claim links are sent by the background worker (tournaments/tasks.py), never inside a
+# claim links are sent by the background worker (tournaments/notices/tasks.py), never inside a
 # request; Django's password reset sends its own.
 _email_host = env_host("DJANGO_EMAIL_HOST")
 _email_port = env_int("DJANGO_EMAIL_PORT", 587, minimum=1, maximum=65535, example="587")

@@ -8,4 +8,5 @@ class RankingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        # Imported here, not at the top: Django imports this module before the models exist.
         from rankings import signals  # noqa: F401  (connects the ledger replay)

@@ -3,6 +3,7 @@ waits for its replay (``rankings.health``)."""
 
 from __future__ import annotations
 
+from rankings import health, tasks
 from tournaments.permissions import can_enter_manage_area
 
 
@@ -19,7 +20,6 @@ def ledger_health(request) -> dict:
             return None
         if not (user.is_staff or user.is_superuser or can_enter_manage_area(user)):
             return None
-        from rankings import health
 
         return health.attention()
 
@@ -31,6 +31,5 @@ def _pending():
     since when, and when the ranking was last current), or None; a replay that waits too long
     (its worker stopped) is enqueued again (``tasks.ensure_replay``). Shown to everyone on the
     ranking pages (``rankings/_ledger_pending.html``)."""
-    from rankings import tasks
 
     return tasks.pending()

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from clubsite.numbers import DECIMALS, rounded
 from rankings import queries
+from rankings.ledger import local_zone
 from rankings.models import LedgerRow
+from tournaments.models import Tournament
 
 RANKING_HEADER = ["position", "player", "rating", "games", "change"]
 LEDGER_HEADER = [
@@ -75,14 +77,11 @@ def ledger_rows(
         "order_key", "side", "player_id"
     )
     if published_only:
-        from tournaments.models import Tournament
-
         qs = qs.exclude(tournament__status=Tournament.Status.DRAFT)
     if year is not None:
         qs = qs.filter(year=year)
     if player is not None:
         qs = qs.filter(player=player)
-    from rankings.ledger import local_zone
 
     zone = local_zone()
     exact = full_precision

@@ -25,10 +25,11 @@ import logging
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Count, Min
 from django.utils import timezone
 
 from clubsite import pagecache
-from rankings.models import LedgerStatus
+from rankings.models import LedgerStatus, ReplayRequest
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,6 @@ def pending() -> Pending | None:
     """The changes waiting for the background replay (``ReplayRequest`` rows), or None when
     the ranking is up to date with every saved game. Two queries at most (one when nothing
     waits)."""
-    from django.db.models import Count, Min
-
-    from rankings.models import ReplayRequest
 
     waiting = ReplayRequest.objects.aggregate(since=Min("created_at"), count=Count("pk"))
     if not waiting["count"]:
@@ -193,8 +191,6 @@ def record_failure(start: str | None, error: BaseException, *, request_ids=()) -
             status.state = LedgerStatus.State.ATTENTION
             status.save()
             if request_ids:
-                from rankings.models import ReplayRequest
-
                 ReplayRequest.objects.filter(pk__in=list(request_ids)).delete()
             pages_changed()
     except Exception:

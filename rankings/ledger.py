@@ -29,10 +29,12 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Min, OuterRef, Q, Subquery
 
-from rankings import elo
-from rankings.models import LedgerRow
+from rankings import elo, health
+from rankings.models import LedgerRow, ReplayRequest, YearRating
+from tournaments import systems
+from tournaments.models import Player, Result, Seat, Table, Tournament
 from tournaments.timing import default_played_at  # the games' time when none was given
 
 #: Key used to serialise replays on PostgreSQL (pg_advisory_xact_lock).
@@ -138,8 +140,6 @@ class RatedGame:
 def _rated_results_filter(prefix: str = "") -> Q:
     """Results of published (not draft), rated tournaments whose scoring system is rated
     (``ScoringSystem.rated``, SCORING.md §2), forfeits only where the tournament rates them."""
-    from tournaments import systems
-    from tournaments.models import Tournament
 
     p = prefix
     rated_systems = [s.key for s in systems.all_systems() if s.rated]
@@ -162,7 +162,6 @@ def rated_games(
     without a ``problems`` list it raises ``BadGameError``. Whatever ``from_key``, results
     stored before ``FIRST_YEAR`` are looked at too, so every replay reports them.
     """
-    from tournaments.models import Result, Seat
 
     results = Result.objects.filter(_rated_results_filter())
     if from_key is not None:
@@ -267,7 +266,6 @@ class PlayerState:
 def states_before(player_ids: Iterable[int], key: str) -> dict[int, PlayerState]:
     """Each player's state just before game ``key``: one query (correlated subqueries on the
     (player, order_key) index), whatever the length of the season."""
-    from tournaments.models import Player
 
     ids = list(set(player_ids))
     if not ids:
@@ -376,7 +374,6 @@ def compute_rows(
 def describe(problems: list[BadGame]) -> list[dict]:
     """The skipped games as ``LedgerStatus.problems`` entries (``{"code", "params"}``), each
     with its tournament's name, round and table number (one query), in the order found."""
-    from tournaments.models import Table
 
     if not problems:
         return []
@@ -458,8 +455,6 @@ def replay_from(key: str | None, *, progress=None, requests: bool = False) -> Re
 
     ``progress``: optional callable(rows_written, rows_total). Returns a ``ReplayReport``.
     """
-    from rankings import health
-    from rankings.models import ReplayRequest
 
     if key is not None and not valid_key(key):
         key = None
@@ -549,7 +544,6 @@ def _requested_start() -> tuple[list[int], object]:
     key to replay from: the earliest game they name (None: from the first game), or
     ``_NOTHING`` when they touch no rated game and no ledger row (a change in an unrated
     tournament)."""
-    from rankings.models import ReplayRequest
 
     ids, keys, tables = [], [], set()
     for pk, from_key, table_ids in ReplayRequest.objects.order_by("pk").values_list(
@@ -581,7 +575,6 @@ class _Touched:
             self.first_year = year
 
     def add_query(self, rows) -> None:
-        from django.db.models import Min
 
         self.players.update(rows.order_by().values_list("player_id", flat=True).distinct())
         self._year(rows.order_by().aggregate(first=Min("year"))["first"])
@@ -606,7 +599,6 @@ def refresh_year_ratings(player_ids: Iterable[int] | None = None, *, from_year=N
     left in a year loses that year's figures. Runs inside the replay's transaction. Two
     statements per ``YEAR_RATING_CHUNK`` players (window functions: SQLite ≥ 3.25 and
     PostgreSQL)."""
-    from rankings.models import YearRating
 
     ledger = connection.ops.quote_name(LedgerRow._meta.db_table)
     figures = connection.ops.quote_name(YearRating._meta.db_table)
@@ -653,7 +645,6 @@ def _refresh_pairs(cursor, ledger: str, figures: str, chunks, from_year) -> None
     not grow with the games the players have played that year. One statement per chunk and
     year (no compound SELECT: SQLite allows few terms in one). Same figures as the
     window-function statement of a full refresh (the replay tests compare the two)."""
-    from tournaments.models import Player
 
     years = _years_from(cursor, ledger, from_year)
     players = connection.ops.quote_name(Player._meta.db_table)
@@ -732,7 +723,6 @@ def earliest_key_for_tables(table_ids: Iterable[int]) -> str | None:
     (where a replay must start after those tables changed); None if neither exists. A result
     whose time is out of range has no key: it is left out here (every replay reports it), and
     a malformed stored key gives "" (replay from the first game)."""
-    from tournaments.models import Result
 
     ids = list(set(table_ids))
     if not ids:

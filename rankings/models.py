@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.errors import DomainError
+
 
 class LedgerRow(models.Model):
     """One player's rating update for one rated game.
@@ -145,7 +147,6 @@ class LedgerStatus(models.Model):
 
     def causes(self) -> list[str]:
         """The problems as sentences in the active language (``tournaments.errors`` messages)."""
-        from tournaments.errors import DomainError
 
         return [
             DomainError(p.get("code") or "ledger_replay_failed", **(p.get("params") or {})).message

@@ -10,18 +10,20 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.core.paginator import Paginator
+from django.db import connections, router
+from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
+from django.db.models.functions import Collate, Rank
 
 from clubsite.numbers import DECIMALS, format_number
 from rankings.models import LedgerRow, YearRating
-from tournaments.models import Player
+from tournaments.models import Entry, Player, Tournament
 
 
 def public_players():
     """The players any visitor may see (the calculator's list, the player pages): everyone
     but those whose every entry is in a draft tournament (a draft is private until it is
     published). A player with no entry at all is a club member and is listed. A queryset."""
-    from tournaments.models import Entry, Tournament
 
     entries = Entry.objects.filter(Q(player1=OuterRef("pk")) | Q(player2=OuterRef("pk")))
     draft = Tournament.Status.DRAFT
@@ -72,8 +74,6 @@ def _ranked(data: list[tuple]) -> list[RankingLine]:
 def _name_order():
     """The name key in code-point order on every database (``_ranked`` sorts Python strings
     the same way): collation "C" on PostgreSQL, BINARY on SQLite."""
-    from django.db import connections, router
-    from django.db.models.functions import Collate
 
     vendor = connections[router.db_for_read(YearRating)].vendor
     return Collate("player__name_key", "C" if vendor == "postgresql" else "BINARY")
@@ -84,9 +84,6 @@ def ranking_page(year: int, page: str | int | None, size: int):
     a page that is not a number shows the first, one out of range the last), ordered and
     sliced by the database: positions by a window rank over the year (ties share it), so a
     page costs a count and one query of ``size`` rows, whatever the number of players."""
-    from django.core.paginator import Paginator
-    from django.db.models import F, Window
-    from django.db.models.functions import Rank
 
     rows = (
         YearRating.objects.filter(year=year)
@@ -213,7 +210,6 @@ def player_history(player: Player, year: int | None = None) -> list[HistoryLine]
 def season_rows(player: Player, year: int | None = None):
     """The queryset of ``player``'s ledger rows (of ``year`` when given), with their tournament
     and round, drafts left out, unordered: the player page pages it newest first."""
-    from tournaments.models import Tournament
 
     mine = LedgerRow.objects.filter(player=player)
     if year is not None:

@@ -19,20 +19,20 @@ from __future__ import annotations
 
 import logging
 import threading
-from contextlib import contextmanager
 
-from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 
-from rankings import health
+from clubsite.aftercommit import Collector, collector
+from rankings import health, tasks
 from rankings.models import LedgerRow, ReplayRequest
+from tournaments import events, systems
 from tournaments.models import Result, Round, Seat, Table, Tournament
 
 log = logging.getLogger(__name__)
 # Scale-out (docs/scale-out.md): the only module-level mutable state here is a thread-local
-# flag and set used while a batch (``batched``, the CSV imports) runs in this thread; it never
-# outlives the ``with`` block. The requests themselves are rows (``ReplayRequest``) written in
+# flag and set used while a batch (``tournaments.events.batched``, the CSV imports) runs in
+# this thread; it never outlives the ``with`` block. The requests themselves are rows (``ReplayRequest``) written in
 # the changing transaction; the replay runs in the background worker (``rankings.tasks``).
 _batch = threading.local()
 
@@ -52,7 +52,8 @@ def schedule(*, table_ids=(), key: str | None = None) -> None:
     """Ask for a replay covering ``table_ids`` (and/or from game ``key``): a ``ReplayRequest``
     written in the current transaction (it commits with the change, or not at all), and the
     replay task enqueued once the transaction commits (``rankings.tasks.enqueue_replay``).
-    Inside ``batched()`` the request is gathered and written once when the batch ends."""
+    Inside ``tournaments.events.batched()`` the request is gathered and written once when the
+    batch ends."""
     table_ids = list(table_ids)
     if not table_ids and key is None:
         return
@@ -65,69 +66,54 @@ def schedule(*, table_ids=(), key: str | None = None) -> None:
     _request(table_ids, {key} if key is not None else set())
 
 
-class _Requested:
-    """The on-commit hook of one transaction level that wrote replay requests: enqueues the
-    replay after the commit, and remembers which tables and keys that level has requested so
-    a transaction that saves a table's result and its four seats writes one request, not
-    five. A savepoint that rolls back drops its own hook with its rows (Django discards hooks
-    registered inside it), so what is remembered never outlives what was written."""
+class _Requested(Collector):
+    """What one transaction level requested (``clubsite.aftercommit``, one per savepoint
+    level): the tables and keys already written as requests, so a transaction that saves a
+    table's result and its four seats writes one request, not five; once it commits, the
+    replay is enqueued. A savepoint that rolls back drops its collector with its rows, so what
+    is remembered never outlives what was written."""
 
     def __init__(self):
         self.tables: set[int] = set()
         self.keys: set[str] = set()
-        self.fired = False  # a hook that ran is never reused (tests run hooks without a commit)
 
-    def __call__(self):
-        from rankings import tasks
-
-        self.fired = True
+    def run(self) -> None:
         tasks.enqueue_replay()
-
-
-def _hook_of_this_level(connection) -> _Requested | None:
-    if not connection.in_atomic_block:
-        return None
-    level = set(connection.savepoint_ids)
-    for sids, func, _robust in connection.run_on_commit:
-        if isinstance(func, _Requested) and not func.fired and sids == level:
-            return func
-    return None
 
 
 def _request(table_ids, keys: set) -> None:
     """Write one ``ReplayRequest`` for what this transaction level has not requested yet, and
     enqueue the replay on commit (at once outside a transaction)."""
-    connection = transaction.get_connection()
-    hook = _hook_of_this_level(connection)
-    tables = set(table_ids) - (hook.tables if hook else set())
-    keys = set(keys) - (hook.keys if hook else set())
+    level = collector(_Requested, per_savepoint=True)
+    tables = set(table_ids) - (level.tables if level else set())
+    keys = set(keys) - (level.keys if level else set())
     if not tables and not keys:
         return
-    already_waiting = hook is not None or ReplayRequest.objects.exists()
+    already_waiting = bool(level and (level.tables or level.keys))
+    already_waiting = already_waiting or ReplayRequest.objects.exists()
     ReplayRequest.objects.create(from_key=min(keys) if keys else None, table_ids=sorted(tables))
     if not already_waiting:  # the ranking pages now say "updating since …"
         health.pages_changed()
-    if hook is None:
-        hook = _Requested()
-        transaction.on_commit(hook, robust=True)  # outside a transaction: runs now
-    hook.tables |= tables
-    hook.keys |= keys
-
-
-@contextmanager
-def batched():
-    """Gather the replay requests of a long write (a CSV import: thousands of results) and
-    write ONE request when the block ends, inside its transaction; nothing if it raises."""
-    if getattr(_batch, "data", None) is not None:  # nested: the outer batch gathers it all
-        yield
+    if level is None:  # outside a transaction: the request is committed already
+        tasks.enqueue_replay()
         return
+    level.tables |= tables
+    level.keys |= keys
+
+
+@receiver(events.batch_started)
+def _batch_started(sender, **kwargs):
+    """A long write (a CSV import) began: gather its replay requests (``schedule``)."""
     _batch.data = {"tables": set(), "keys": set()}
-    try:
-        yield
-        data = _batch.data
-    finally:
-        _batch.data = None
-    if data["tables"] or data["keys"]:
+
+
+@receiver(events.batch_finished)
+def _batch_finished(sender, ok, **kwargs):
+    """The long write ended: write ONE request for all it touched, inside its transaction;
+    nothing when it failed."""
+    data = getattr(_batch, "data", None)
+    _batch.data = None
+    if ok and data is not None and (data["tables"] or data["keys"]):
         _request(data["tables"], data["keys"])
 
 
@@ -151,8 +137,6 @@ def _never_rated(instance) -> bool:
     rows (a change of those settings asked for its own replay of every table), so no replay is
     needed, and the ranking pages keep their cache. The tournament is read from the relations
     the services already loaded, else by one query."""
-    from tournaments import systems
-
     tournament = None
     table = instance._state.fields_cache.get("table")
     if table is not None:

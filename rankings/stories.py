@@ -243,7 +243,7 @@ class Tally:
     @property
     def quantity(self) -> str:
         """What the figures count, in words ("tantos", "partidas", "VP")."""
-        return str(systems.get(self.system).score_quantity) if self.system else ""
+        return str(systems.get(self.system).presentation.score_quantity) if self.system else ""
 
     @property
     def win_rate(self) -> float | None:

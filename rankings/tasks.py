@@ -26,7 +26,8 @@ from django.core.cache import cache
 from django.tasks import task
 from django.utils import timezone
 
-from rankings import ledger
+from rankings import health, ledger
+from rankings.models import ReplayRequest
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,6 @@ def replay_ledger() -> dict | None:
 
 
 def _has_requests() -> bool:
-    from rankings.models import ReplayRequest
 
     return ReplayRequest.objects.exists()
 
@@ -111,7 +111,6 @@ def ensure_replay(pending) -> None:
 def pending():
     """``health.pending()`` (the change waiting for its replay, or None), re-enqueuing a replay
     that waits too long (``ensure_replay``): what the ranking pages show."""
-    from rankings import health
 
     waiting = health.pending()
     ensure_replay(waiting)

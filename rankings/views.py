@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from clubsite.pagecache import RANKING, public_page
 from rankings import elo, health, ledger, queries, stories, tasks
+from rankings.exports import LEDGER_HEADER, RANKING_HEADER, ledger_rows, ranking_rows
 from rankings.forms import CalculatorForm
 from tournaments import names
 from tournaments.exports import csv_text, xlsx_bytes
@@ -117,7 +118,6 @@ def ranking_csv(request, year):
     """The ranking of ``year`` as CSV (``exports.ranking_rows``): for people, rating and change
     to 1 decimal as the page shows them; ``?precision=full``, at full precision. 503 while the
     ranking needs attention."""
-    from rankings.exports import RANKING_HEADER, ranking_rows
 
     if health.attention():
         return _not_current_csv()
@@ -134,7 +134,6 @@ def ranking_csv(request, year):
 def ranking_xlsx(request, year):
     """The ranking of ``year`` for people as an .xlsx workbook; 503 while the ranking needs
     attention."""
-    from rankings.exports import RANKING_HEADER, ranking_rows
 
     if health.attention():
         return _not_current_csv()
@@ -152,7 +151,6 @@ def ledger_csv(request, year):
     """Every rated game of ``year``, one row per player (the ledger, ``exports.ledger_rows``,
     published tournaments only), as CSV: for people, figures rounded as the pages show them;
     ``?precision=full``, at full precision. 503 while the ranking needs attention."""
-    from rankings.exports import LEDGER_HEADER, ledger_rows
 
     if health.attention():
         return _not_current_csv()
@@ -168,7 +166,6 @@ def ledger_csv(request, year):
 @public_page(scopes=[RANKING])
 def ledger_xlsx(request, year):
     """The ledger of ``year`` for people (as ``ledger_csv``) as an .xlsx workbook."""
-    from rankings.exports import LEDGER_HEADER, ledger_rows
 
     if health.attention():
         return _not_current_csv()
@@ -294,7 +291,6 @@ def head_to_head(request, pk, other):
 def player_csv(request, pk):
     """A player's rated games (the ledger's rows of the player, every season) as CSV: for
     people, figures rounded as the pages show them; ``?precision=full``, at full precision."""
-    from rankings.exports import LEDGER_HEADER, ledger_rows
 
     p = _visible_player(request, pk)
     if health.attention():

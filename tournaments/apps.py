@@ -1,4 +1,9 @@
+"""The tournaments app's configuration: the composition root, where the layers are wired
+together once the models are loaded (docs/ARCHITECTURE.md, "Layers")."""
+
 from django.apps import AppConfig
+from django.db.models import fields as model_fields
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -8,18 +13,29 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        # Imported here, not at the top: Django imports this module before the models exist
+        # (the documented start-up order), and every module below reads the models.
+        from clubsite import pagecache
+        from clubsite.pagecache import ADDED_OR_REMOVED, SELF, Rule
+        from tournaments import errors, events, imports, leagues
+        from tournaments import models as m
+        from tournaments.notices import tasks as notice_tasks
+        from tournaments.systems.builtin import register_builtin
+
+        # The scoring systems and their results files, registered after the models, so that
+        # the registry stays a leaf that the models may import.
+        register_builtin()
+        imports.register_builtin_formats()
+
+        # Listeners of the app's own events (tournaments.events): a paired round is mailed.
+        events.round_paired.connect(notice_tasks.round_paired, dispatch_uid="notices")
+
         # tournaments.errors is pure (no Django): its messages are Spanish msgids, translated
         # when shown through this hook, in the language active at that moment.
-        from django.utils.translation import gettext
-
-        from tournaments import errors
-
         errors.translate = gettext
 
         # The empty option of every select built from a model field's choices (the admin's
         # action list, its choice fields): Django's own "- Select an option -" has no Spanish.
-        from django.db.models import fields as model_fields
-
         model_fields.BLANK_CHOICE_LABEL = _("— Elige una opción —")
 
         # The public pages' cache (clubsite.pagecache): new generations of the scopes whose
@@ -29,10 +45,6 @@ class TournamentsConfig(AppConfig):
         # every table's result); the ranking pages (RANKING) show the ledger (its replays
         # draw RANKING), which players are public (their entries, drafts) and each game's
         # tournament name and address, round and table numbers.
-        from clubsite import pagecache
-        from clubsite.pagecache import ADDED_OR_REMOVED, SELF, Rule
-        from tournaments import models as m
-
         result = Rule("table", club=ADDED_OR_REMOVED)
         pagecache.connect_signals(
             {
@@ -52,6 +64,4 @@ class TournamentsConfig(AppConfig):
         )
         # Leagues (tournaments/leagues.py): a league's own row and its tournaments draw the
         # LEAGUES scope; its pages also name the scopes of its tournaments.
-        from tournaments import leagues
-
         leagues.connect_signals()

@@ -61,6 +61,7 @@ from django.utils.translation import gettext, ngettext
 from simple_history.utils import bulk_create_with_history
 
 from clubsite import pagecache
+from rankings import ledger
 from tournaments.models import (
     Bye,
     Castigo,
@@ -337,7 +338,6 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
     version 1 or 2 has no history (its objects get one history row each, ``CHANGE_REASON``).
     No model signal fires (bulk inserts): the ledger is rebuilt once at the end.
     """
-    from rankings import ledger
 
     if Player.objects.exists() or Tournament.objects.exists():
         raise RestoreError(

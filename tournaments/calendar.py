@@ -25,6 +25,7 @@ import datetime as dt
 import zoneinfo
 from dataclasses import dataclass
 
+import icalendar
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
@@ -104,7 +105,6 @@ def feed(tournaments, *, host: str, absolute_url) -> bytes:
     module's docstring), the ``VTIMEZONE`` of the club's time zone when an event has a start
     time. ``host``: the site's host name, for the UIDs; ``absolute_url(path)``: the full
     address of a path. Words (calendar name, descriptions) in the active language."""
-    import icalendar
 
     zone = zoneinfo.ZoneInfo(settings.TIME_ZONE)
     cal = icalendar.Calendar()
@@ -142,7 +142,7 @@ def feed(tournaments, *, host: str, absolute_url) -> bytes:
         event.add(
             "description",
             "\n".join(
-                (systems.of(t).summary(t), str(t.get_status_display()), url),
+                (systems.of(t).presentation.summary(t), str(t.get_status_display()), url),
             ),
         )
         event.add("status", "CONFIRMED")

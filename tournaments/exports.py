@@ -23,6 +23,11 @@ import io
 from decimal import Decimal
 from fractions import Fraction
 
+from django.utils.translation import gettext
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+
 from clubsite.numbers import rounded
 from tournaments import systems
 from tournaments.models import Tournament
@@ -79,9 +84,6 @@ def xlsx_bytes(header, rows, *, title: str) -> bytes:
     may have): ``header`` in bold on a frozen first row, then ``rows``. Text is stored as text
     (never a formula, whatever it starts with); a ``Decimal`` as a number shown with its
     places (1553.9 → "0.0"); a date-time as the club's local time; ``None`` empty."""
-    from openpyxl import Workbook
-    from openpyxl.cell import WriteOnlyCell
-    from openpyxl.styles import Font
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet(_sheet_title(title))
@@ -149,7 +151,7 @@ def standings_header(tournament: Tournament) -> tuple[str, ...]:
     """The standings CSV's columns: ``position``, the name column (``entry``, or ``player``
     for systems of one-player entries) and the system's figures (``csv_header``)."""
     system = systems.of(tournament)
-    return ("position", system.csv_name_column(), *system.csv_header())
+    return ("position", system.presentation.csv_name_column(), *system.presentation.csv_header())
 
 
 def standings_rows(tournament: Tournament, *, full_precision: bool = False) -> list[list]:
@@ -160,7 +162,10 @@ def standings_rows(tournament: Tournament, *, full_precision: bool = False) -> l
         [
             line.row.position,
             line.entry.name,
-            *(_figure(v, full_precision=full_precision) for v in system.csv_values(line)),
+            *(
+                _figure(v, full_precision=full_precision)
+                for v in system.presentation.csv_values(line)
+            ),
         ]
         for line in tournament.standings()
     ]
@@ -202,7 +207,6 @@ def standings_csv(tournament: Tournament, *, full_precision: bool = False) -> st
 def standings_xlsx(tournament: Tournament) -> bytes:
     """The standings for people (``standings_rows``) as an .xlsx workbook, one worksheet
     named "Clasificación" (translated)."""
-    from django.utils.translation import gettext
 
     return xlsx_bytes(
         standings_header(tournament), standings_rows(tournament), title=gettext("Clasificación")

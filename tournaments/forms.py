@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import names, services, systems
@@ -176,7 +177,7 @@ class EntryForm(forms.Form):
         qs = Player.objects.filter(active=True).exclude(pk__in=entered).order_by("full_name")
         self.fields["player1"].queryset = qs
         self.fields["player2"].queryset = qs
-        if tournament.mode != Tournament.Mode.PAIRS:
+        if tournament.players_per_entry == 1:
             del self.fields["player2"]
         else:
             self.fields["player2"].required = True
@@ -184,14 +185,14 @@ class EntryForm(forms.Form):
 
 def result_row_form(system, table, tournament, data=None) -> forms.Form:
     """The form of one table's result row, built from the system's boxes
-    (``ScoringSystem.row_fields``): a text box of at most 40 characters per number (the
+    (``Presentation.row_fields``): a text box of at most 40 characters per number (the
     service parses it and says what is wrong in words), a checkbox, a choice among the
     select's options, and the hidden ``version`` the director saw (0 … 2³¹ − 1). Field
     checks only; the rules are the service's."""
     fields: dict[str, forms.Field] = {
         "version": forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=2**31 - 1)
     }
-    for box in system.row_fields(table, tournament, None):
+    for box in system.presentation.row_fields(table, tournament, None):
         if box.kind == "checkbox":
             fields[box.name] = forms.BooleanField(label=box.label, required=False)
         elif box.kind == "select":
@@ -369,7 +370,6 @@ class LeagueForm(forms.Form):
     )
 
     def __init__(self, *args, league=None, **kwargs):
-        from django.utils import formats, timezone
 
         super().__init__(*args, **kwargs)
         self.league = league
@@ -399,3 +399,117 @@ class LeagueForm(forms.Form):
     def values(self) -> dict:
         """The cleaned settings for the league services (``services.LEAGUE_FIELDS``)."""
         return {k: self.cleaned_data[k] for k in services.LEAGUE_FIELDS if k in self.cleaned_data}
+
+
+# --- a round's pairings: one form per table, the seats from the system's seat rule ------------
+
+
+class TableSeatsForm(forms.Form):
+    """One table of the pairings page: a select per seat box (``Presentation.slots``: "a1",
+    "b1" ... or "s1" … "s4"), named ``t<index>_<slot>``. Complete when every box is chosen
+    (a system with sides: ``ScoringSystem.seats_per_table``), or when ``fewest`` … ``most``
+    boxes are (without sides); an empty table is no table. ``picked``: slot → entry."""
+
+    def __init__(self, *args, slots, entries, system, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.slots, self.system, self.tournament = slots, system, tournament
+        self.by_id = {str(e.pk): e for e in entries}
+        self.picked: dict = {}  # an empty table is not cleaned (a formset's extra form)
+        choices = [("", "—"), *((str(e.pk), e.name) for e in entries)]
+        for slot in slots:
+            self.fields[slot] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                error_messages={"invalid_choice": _("Hay un competidor que no es de este torneo.")},
+            )
+
+    def add_prefix(self, field_name: str) -> str:
+        return f"{self.prefix}_{field_name}"
+
+    @property
+    def number(self) -> int:
+        return int(self.prefix[1:]) + 1
+
+    def clean(self):
+        data = super().clean()
+        self.picked = {s: self.by_id[v] for s, v in data.items() if v}
+        if not self.picked or self.errors:
+            return data
+        fewest, most = self.system.seats_per_table(self.tournament)
+        if not self.system.has_sides and len(self.picked) < fewest:
+            raise forms.ValidationError(
+                _("La mesa {table} tiene {count} jugador(es): una mesa lleva 3 o 4.").format(
+                    table=self.number, count=len(self.picked)
+                )
+            )
+        if self.system.has_sides and len(self.picked) != most:
+            raise forms.ValidationError(
+                _("La mesa {table} está incompleta: elige todos sus asientos.").format(
+                    table=self.number
+                )
+            )
+        return data
+
+    def table(self):
+        """The chosen table as the services take it: (side A, side B) entry lists, or the
+        seated entries in seat order; None for an empty table."""
+        if not self.picked:
+            return None
+        if not self.system.has_sides:
+            return [self.picked[s] for s in self.slots if s in self.picked]
+        return tuple(
+            [e for s, e in self.picked.items() if s.startswith(side)] for side in ("a", "b")
+        )
+
+    def first_error(self) -> str | None:
+        for errors in self.errors.values():
+            return str(errors[0])
+        return None
+
+
+class TableSeatsFormSet(forms.BaseFormSet):
+    """The tables of a round's pairings page (``table_seats_formset``): as many as the entries
+    fill at the system's seat rule, so the page needs no management form; each form's fields
+    are ``t<index>_<slot>``."""
+
+    def __init__(self, *args, tables: int, **kwargs):
+        self.tables = tables
+        super().__init__(*args, prefix="t", **kwargs)
+
+    def add_prefix(self, index):
+        return f"t{index}"
+
+    def total_form_count(self) -> int:
+        return self.tables
+
+    def initial_form_count(self) -> int:
+        return 0
+
+    @property
+    def management_form(self):
+        form = forms.formsets.ManagementForm(
+            {"t-TOTAL_FORMS": self.tables, "t-INITIAL_FORMS": 0}, prefix="t"
+        )
+        form.full_clean()
+        return form
+
+
+def table_seats_formset(tournament, entries, data=None) -> TableSeatsFormSet:
+    """The pairings page's formset for ``tournament`` (its system's seat boxes) with
+    ``entries`` to choose from, bound to ``data`` (a POST) if given."""
+    system = systems.of(tournament)
+    slots = system.presentation.slots(tournament)
+    most = system.seats_per_table(tournament)[1]
+    count = len(entries)
+    tables = max(1, count // most if system.has_sides else -(-count // most))
+    formset = forms.formset_factory(TableSeatsForm, formset=TableSeatsFormSet, extra=0)
+    return formset(
+        data,
+        tables=tables,
+        form_kwargs={
+            "slots": slots,
+            "entries": entries,
+            "system": system,
+            "tournament": tournament,
+        },
+    )

@@ -31,11 +31,13 @@ from dataclasses import dataclass, field
 from django.core.cache import caches
 from django.db.models import Q
 from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.utils.translation import gettext
 
 from clubsite import pagecache
 from clubsite.routers import use_replica
 from tournaments import systems
 from tournaments.errors import DomainError
+from tournaments.exports import csv_text, xlsx_bytes
 from tournaments.models import League, Player, Seat, Tournament
 from tournaments.scoring import league as rules
 
@@ -406,16 +408,12 @@ def league_csv(table: LeagueTable) -> str:
     """The league table as CSV text (``league_header``, ``league_rows``), without the BOM
     (the download writes it first). Every figure is a whole number: the exact form
     (``?precision=full``) is the same."""
-    from tournaments.exports import csv_text
 
     return csv_text(league_header(table), league_rows(table))
 
 
 def league_xlsx(table: LeagueTable) -> bytes:
     """The league table as an .xlsx workbook, one worksheet named "Liga" (translated)."""
-    from django.utils.translation import gettext
-
-    from tournaments.exports import xlsx_bytes
 
     return xlsx_bytes(league_header(table), league_rows(table), title=gettext("Liga"))
 

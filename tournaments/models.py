@@ -7,15 +7,19 @@ Models hold data and thin query methods; every write goes through ``tournaments.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from tournaments import names, systems
+from tournaments import names, systems, timing
+from tournaments.errors import DomainError
+from tournaments.pairing import seating as seating_engine
+from tournaments.pairing import swiss as swiss_pairing
 
 #: Length of the stored ``Player.name_key`` column.
 NAME_KEY_LENGTH = 120
@@ -282,8 +286,11 @@ class Tournament(models.Model):
         return winner, self.forfeit_loser_tantos
 
     @property
-    def has_pairs(self) -> bool:
-        return self.mode == self.Mode.PAIRS
+    def players_per_entry(self) -> int:
+        """Players in one entry: 2 in a pairs tournament (a fixed pair), else 1 (rotating
+        partners and mano a mano enter each player alone). The one place this rule lives:
+        sign-up, registration, the admin and the imports ask it."""
+        return 2 if self.mode == self.Mode.PAIRS else 1
 
     def started_rounds(self):
         """Rounds that have begun: closed, or with at least one result. A bye counts in the
@@ -352,12 +359,10 @@ class Tournament(models.Model):
         line (for showing scores). Raises DomainError "swiss_proposal_mode" (a system or mode without Swiss proposals),
         "too_few_entries".
         """
-        from tournaments.errors import DomainError
-        from tournaments.pairing import swiss as swiss_pairing
 
         system = systems.of(self)
         if systems.SWISS_PROPOSAL not in system.actions(self):
-            raise DomainError("swiss_proposal_mode", system=system.summary(self))
+            raise DomainError("swiss_proposal_mode", system=system.presentation.summary(self))
         lines = self.standings()
         opponents: dict[int, set[int]] = {}
         sides: dict[int, dict[str, list[int]]] = {}
@@ -402,7 +407,6 @@ class Tournament(models.Model):
         ranked by the current standings, ``entries_to_pair`` only; who met whom and who
         partnered whom come from the earlier rounds. Returns ``(seating, lines_by_entry)``.
         """
-        from tournaments.pairing import seating as seating_engine
 
         system = systems.of(self)
         with_partners = system.partners_at_table(self)
@@ -551,10 +555,6 @@ class Round(models.Model):
         """Model validation (the Django admin's forms call it): the round's time, when given,
         lies within its tournament's days (``timing.check_played_at``). Raises
         ValidationError on ``played_at``."""
-        from django.core.exceptions import ValidationError
-
-        from tournaments import timing
-        from tournaments.errors import DomainError
 
         super().clean()
         if self.played_at is not None and self.tournament_id is not None:
@@ -568,7 +568,6 @@ class Round(models.Model):
     def completion_counts() -> dict:
         """Annotations for a Round queryset: ``n_tables`` and ``n_results`` (tables with a
         result of any system); a round is complete when they are equal and not zero."""
-        from django.db.models import Count
 
         with_result = systems.has_result_q("tables__")
         return {
@@ -948,7 +947,7 @@ class Sorteo(models.Model):
 
 class ImportJob(models.Model):
     """One results file sent through the import page, imported in the background
-    (``tournaments.tasks.import_results_task``, all or nothing, as ``tournaments.imports``).
+    (``tournaments.imports.jobs.import_results_task``, all or nothing, as ``tournaments.imports``).
 
     ``data`` holds the decoded file (at most 5 MB) until the job ends, then is emptied; a job
     whose worker stopped keeps it, so the page can run it again. ``done``/``total`` count the

@@ -33,9 +33,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+
+from tournaments.models import ImportJob
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +79,6 @@ def read(job_id: int) -> Progress | None:
     """The last progress reported for job ``job_id`` (by any process), or None if none was
     (or its file is gone or unreadable)."""
     if in_database():
-        from tournaments.models import ImportJob
-
         row = ImportJob.objects.filter(pk=job_id).values_list("done", "total", "progress_at")
         found = row.first()
         if found is None or found[2] is None:
@@ -147,7 +148,6 @@ def _side_connection():
         return None
     if conn is not None and not conn.closed:
         return conn
-    import psycopg
 
     try:
         conn = psycopg.connect(**connection.get_connection_params(), autocommit=True)
@@ -160,7 +160,6 @@ def _side_connection():
 
 
 def _report_row(job_id: int, done: int, total: int) -> None:
-    from tournaments.models import ImportJob
 
     conn = _side_connection()
     if conn is None:

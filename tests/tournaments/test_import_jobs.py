@@ -1,4 +1,4 @@
-"""Results imports in the background (tournaments/tasks.py, tournaments/progress.py): the import
+"""Results imports in the background (tournaments/imports/jobs.py, tournaments/progress.py): the import
 page queues a job and shows its progress, then its outcome; the command shows a progress bar.
 
 The tasks run on the immediate backend (tests/conftest.py ``tasks_run_at_once``): the job is
@@ -23,8 +23,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import progress, services, tasks
+from tournaments import progress, services
 from tournaments.imports import RESULTS_HEADER, ImportRefused, import_domino_results
+from tournaments.imports import jobs as tasks
 from tournaments.management.commands._common import ProgressBar
 from tournaments.models import ImportJob, Player, Result, Table
 from tournaments.permissions import DIRECTORS_GROUP

@@ -1,4 +1,4 @@
-"""Notices by email (issue part 5, tournaments/notices.py and tournaments/tasks.py): a round's
+"""Notices by email (issue part 5, tournaments/notices/): a round's
 table to the players with an email and consent, once per round however often it is published;
 the reminder the day before, once per tournament; an unsubscribe link in every message; sent by
 the background worker, never inside the director's request. Django's in-memory mail backend
@@ -19,7 +19,7 @@ from django_tasks_db.models import DBTaskResult
 
 from tournaments import notices, services
 from tournaments.models import Notice, Player, Round
-from tournaments.tasks import send_pairings_notices
+from tournaments.notices.tasks import send_pairings_notices
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +220,7 @@ def test_a_message_that_fails_leaves_the_player_to_be_told_later(director, club,
         return real(place, rnd)
 
     monkeypatch.setattr(notices, "pairings_message", broken)
-    from tournaments.tasks import NoticesFailed
+    from tournaments.notices.tasks import NoticesFailed
 
     with pytest.raises(NoticesFailed):
         send_pairings_notices.call(rnd.pk)

@@ -77,15 +77,15 @@ def score_text(table: Table) -> str:
         return "—"
     if system.result_of(table) is None:
         return "—"
-    boxes = system.row_fields(table, table.round.tournament, None)
-    text = system.typed_summary(
+    boxes = system.presentation.row_fields(table, table.round.tournament, None)
+    text = system.presentation.typed_summary(
         {
             box.name: "" if box.value in (None, "") else str(box.value)
             for box in boxes
             if box.kind != "checkbox"
         }
     )
-    marks = [str(words) for _abbr, words in system.card(table).marks]
+    marks = [str(words) for _abbr, words in system.presentation.card(table).marks]
     return text + (f" ({', '.join(marks)})" if marks else "")
 
 
@@ -199,7 +199,7 @@ def touch_tables(user, table_ids) -> None:
     if not ids:
         return
     with transaction.atomic():
-        # The lock order (services.common): their tournaments first, then the tables. Only the
+        # The lock order (tournaments.writing): their tournaments first, then the tables. Only the
         # tables are locked among those rows: PostgreSQL refuses FOR NO KEY UPDATE on the
         # nullable side of the result joins ``has_result_q`` adds.
         for tournament_id in sorted(

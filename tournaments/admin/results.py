@@ -45,7 +45,8 @@ from tournaments.admin.base import (
 )
 from tournaments.errors import DomainError
 from tournaments.models import MAX_SCORE, Seat, Table
-from tournaments.systems import RowField, ScoringSystem
+from tournaments.systems.base import RowField
+from tournaments.systems.rules import ScoringSystem
 
 
 def _has_field(model, name: str) -> bool:
@@ -196,7 +197,7 @@ class ResultForm(ServiceForm, forms.ModelForm):
                 table=table,
                 version=version,
                 played_at=self.cleaned_data.get("played_at"),
-                **self.system.values_from_post(typed, table),
+                **self.system.presentation.values_from_post(typed, table),
             )
 
 
@@ -222,7 +223,7 @@ def form_class_for(model, table: Table | None, instance=None, *, inline: bool = 
             if instance is not None and instance.pk:
                 # Its boxes show this result (a historical one, on a revert).
                 setattr(table, system.result_relation, instance)
-            boxes = system.row_fields(table, t, None)
+            boxes = system.presentation.row_fields(table, t, None)
             attrs.update({box.name: _box_field(box) for box in boxes})
             attrs.update(system=system, box_names=tuple(box.name for box in boxes))
     if _has_field(model, "played_at"):

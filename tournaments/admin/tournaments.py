@@ -199,7 +199,7 @@ class EntryAdminForm(ServiceForm, forms.ModelForm):
 
     def _check_players(self, t, p1, p2) -> None:
         """The players of a changed entry: as many as the mode asks, not entered twice."""
-        size = 2 if t.mode == Tournament.Mode.PAIRS else 1
+        size = t.players_per_entry
         if (2 if p2 else 1) != size or (p2 is not None and p2.pk == p1.pk):
             raise ValidationError(message("entry_size", size=size), code="entry_size")
         others = Entry.objects.filter(tournament=t).exclude(pk=self.instance.pk)

@@ -17,30 +17,57 @@ Reading a file is apart from applying it:
 - ``apply``: the plan written through the public services only.
 
 Which format a tournament's results file has is the registry's business:
-``import_results`` asks the tournament's system (``systems.of(t).import_results``). The
-per-format functions below stay for the commands and tests that name a format; they refuse a
-tournament of another system.
+Which format a tournament's results file has is a registry of its own, beside the registry of
+systems: ``formats`` maps each system's key to its ``FileFormat`` (header, the form's hint,
+how the file is imported and, for seat-per-line files, how a table's lines become values);
+the built-in formats are registered by the app's ``ready`` (``register_builtin_formats``).
+``import_results`` asks the tournament's format. The per-format functions below stay for the
+commands and tests that name a format; they refuse a tournament of another system.
 """
 
 from __future__ import annotations
 
 from tournaments import services, systems
 from tournaments.errors import DomainError
+from tournaments.imports import formats
 from tournaments.imports.castigos import CASTIGOS_HEADER, import_castigos
-from tournaments.imports.domino import RESULTS_HEADER
+from tournaments.imports.domino import RESULTS_HEADER, DominoFile
 from tournaments.imports.reading import MAX_LINES, ImportRefused, LineError
-from tournaments.imports.swiss import MATCH_HEADER, MATCH_MESSAGES, MatchImportReport, match_error
-from tournaments.imports.table import TABLE_HEADER, TABLE_MESSAGES, table_error
+from tournaments.imports.swiss import (
+    MATCH_HEADER,
+    MATCH_MESSAGES,
+    MatchFile,
+    MatchImportReport,
+    match_error,
+)
+from tournaments.imports.table import TABLE_HEADER, TABLE_MESSAGES, TableFile, table_error
+
+
+def register_builtin_formats() -> None:
+    """The results files of the built-in systems (the app's ``ready``): dominó
+    (``DominoFile``), Swiss (``MatchFile``), table games (``TableFile``)."""
+    formats.register("domino", DominoFile())
+    formats.register("swiss", MatchFile())
+    formats.register("table", TableFile())
+
+
+def _import(system, *, acting_user, tournament, data, progress):
+    return formats.of(system).import_results(
+        system, acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    )
 
 
 def import_results(*, acting_user, tournament, data, progress=None) -> services.ImportReport:
     """Import a results CSV (bytes or text) in the format of ``tournament``'s scoring system
-    (``ScoringSystem.import_header``), all or nothing: ``systems.of(tournament)
-    .import_results``. Returns an ``ImportReport``; raises ``ImportRefused`` or
-    ``DomainError`` (see the system's importer). ``progress(done, total)``, if given, is called
-    after each table (``apply.apply_plan``)."""
-    return systems.of(tournament).import_results(
-        acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    (``formats.of(tournament)``), all or nothing. Returns an ``ImportReport``; raises
+    ``ImportRefused`` or ``DomainError`` (see the system's importer). ``progress(done,
+    total)``, if given, is called after each table (``apply.apply_plan``)."""
+    return _import(
+        systems.of(tournament),
+        acting_user=acting_user,
+        tournament=tournament,
+        data=data,
+        progress=progress,
     )
 
 
@@ -49,8 +76,8 @@ def import_domino_results(*, acting_user, tournament, data, progress=None) -> se
     DomainError "import_not_domino" for a tournament of another system. ``progress(done,
     total)``, if given, is called after each table."""
     system = systems.require(tournament, "domino", DomainError("import_not_domino"))
-    return system.import_results(
-        acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    return _import(
+        system, acting_user=acting_user, tournament=tournament, data=data, progress=progress
     )
 
 
@@ -59,8 +86,8 @@ def import_match_results(*, acting_user, tournament, data, progress=None) -> Mat
     Raises DomainError "import_not_swiss" for a tournament of another system.
     ``progress(done, total)``, if given, is called after each table."""
     system = systems.require(tournament, "swiss", match_error("import_not_swiss"))
-    return system.import_results(
-        acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    return _import(
+        system, acting_user=acting_user, tournament=tournament, data=data, progress=progress
     )
 
 
@@ -69,8 +96,8 @@ def import_table_results(*, acting_user, tournament, data, progress=None) -> ser
     seat-per-line import). Raises DomainError "import_not_table" for a tournament of another
     system. ``progress(done, total)``, if given, is called after each table."""
     system = systems.require(tournament, "table", table_error("import_not_table"))
-    return system.import_results(
-        acting_user=acting_user, tournament=tournament, data=data, progress=progress
+    return _import(
+        system, acting_user=acting_user, tournament=tournament, data=data, progress=progress
     )
 
 
@@ -90,4 +117,6 @@ __all__ = [
     "import_match_results",
     "import_results",
     "import_table_results",
+    "formats",
+    "register_builtin_formats",
 ]

@@ -20,8 +20,9 @@ from collections.abc import Callable
 
 from django.db import transaction
 
-from tournaments import services, systems
+from tournaments import events, services, systems
 from tournaments.errors import DomainError
+from tournaments.imports import formats
 from tournaments.imports.plan import FLIP, NEW, RESEAT, Plan, PlannedTable
 from tournaments.imports.reading import Errors, open_file, read_rows
 from tournaments.models import Seat, Table, Tournament
@@ -45,15 +46,13 @@ def run(
     (file-level refusals first: the header alone is "no_rows"), then in
     one transaction locks the tournament (one import of a tournament at a time), plans
     (``make_plan(t, rows)``) and applies the plan into ``report``; the ranking's replay is asked
-    for once, for every table the file touched (``rankings.signals.batched``). Raises ``ImportRefused``
+    for once, for every table the file touched (``events.batched``). Raises ``ImportRefused``
     (nothing stored) or DomainError "wrong_system" (``system`` is not the tournament's).
     """
-    from rankings.signals import batched  # one ranking replay request for the whole file
-
     source = open_file(data)
     rows = read_rows(source.text, header)
     report.notes.extend(source.notes)
-    with transaction.atomic(), batched():
+    with transaction.atomic(), events.batched():
         t = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if systems.of(t) is not system:
             raise DomainError("wrong_system")
@@ -250,7 +249,7 @@ def _tables(acting_user, system, plan: Plan, rounds: dict, report, errors: Error
 
 
 def _rows_with_ids(g: PlannedTable) -> list[dict]:
-    """The table's lines as ``parse_import_rows`` takes them: column → text, plus ``line``
+    """The table's lines as ``FileFormat.parse_rows`` takes them: column → text, plus ``line``
     and ``entry_id`` (a negative stand-in for a line whose entry does not exist: the table
     is then only checked)."""
     rows = []
@@ -261,10 +260,11 @@ def _rows_with_ids(g: PlannedTable) -> list[dict]:
 
 
 def _parsed_values(system, g: PlannedTable) -> dict:
-    """The ``record_result`` values of a table with seats, read by the system from its lines;
-    a refusal goes on the line of the seat it names, else on every line."""
+    """The ``record_result`` values of a table with seats, read from its lines by the system's
+    file format (``FileFormat.parse_rows``); a refusal goes on the line of the seat it names,
+    else on every line."""
     try:
-        return system.parse_import_rows(_rows_with_ids(g))
+        return formats.of(system).parse_rows(_rows_with_ids(g))
     except (DomainError, BaseExceptionGroup) as exc:
         raise _TableRefused(
             [(_placed(e, g.lines, g.lines), e) for e in _domain_errors(exc)]

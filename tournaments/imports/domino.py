@@ -18,9 +18,12 @@ registry's business (``tournaments.systems``), not this module's.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.imports import apply
+from tournaments.imports.formats import FileFormat
 from tournaments.imports.plan import Plan, PlannedBye, PlannedTable, plan_side_lines
 from tournaments.imports.reading import (
     MAX_ROUND,
@@ -33,9 +36,34 @@ from tournaments.imports.reading import (
 )
 from tournaments.models import Tournament
 from tournaments.scoring import domino
-from tournaments.systems.domino import Domino
 
-RESULTS_HEADER = Domino.import_header  # the columns of a dominó results file
+#: The columns of a dominó results file.
+RESULTS_HEADER = (
+    "round",
+    "table",
+    "side_a",
+    "side_b",
+    "tantos_a",
+    "tantos_b",
+    "ended_by_time",
+    "forfeit",
+    "played_at",
+)
+
+
+class DominoFile(FileFormat):
+    """The dominó results file (``RESULTS_HEADER``): one line per game or bye."""
+
+    header = RESULTS_HEADER
+    hint = _(
+        "Resultados: <code>round,table,side_a,side_b,tantos_a,tantos_b,ended_by_time,forfeit,"
+        "played_at</code>."
+    )
+
+    def import_results(self, system, *, acting_user, tournament, data, progress=None):
+        return import_results(
+            system, acting_user=acting_user, tournament=tournament, data=data, progress=progress
+        )
 
 
 def import_results(system, *, acting_user, tournament: Tournament, data, progress=None):
@@ -146,4 +174,4 @@ def parse_line(t: Tournament, who: Directory, line: int, f: list[str]):
     )
 
 
-__all__ = ["RESULTS_HEADER", "import_results", "parse_line", "plan"]
+__all__ = ["RESULTS_HEADER", "DominoFile", "import_results", "parse_line", "plan"]

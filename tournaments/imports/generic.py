@@ -1,7 +1,7 @@
-"""The generic results file: one line per seated player, for any system without sides, from
-its adapter alone (``ScoringSystem.import_header`` and ``parse_import_rows``).
+"""The generic results file: one line per seated player, for any system without sides
+(``SeatFile``: a ``FileFormat`` with a header and ``parse_rows``).
 
-The header is the system's ``import_header`` and starts with ``round,table,player``; the
+The header is the format's ``header`` and starts with ``round,table,player``; the
 columns after those are the system's (the table games: ``vp,ended_by_time``)::
 
     round,table,player,vp,ended_by_time
@@ -12,7 +12,7 @@ columns after those are the system's (the table games: ``vp,ended_by_time``)::
 The lines of one round/table form one table, seated in line order; a table has as many lines
 as the system's ``seat_rule`` allows. Players are single-player entries (created and
 registered if unknown, like the other imports). Once the entries exist, the system reads each
-table's values from its lines (``parse_import_rows``: column → text, plus ``line`` and
+table's values from its lines (``SeatFile.parse_rows``: column → text, plus ``line`` and
 ``entry_id``) and ``services.record_result`` validates and stores them by the system's own
 ``record``. Nothing here names a system.
 """
@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.imports import apply
+from tournaments.imports.formats import FileFormat
 from tournaments.imports.plan import Plan, PlannedTable, check_against_database
 from tournaments.imports.reading import (
     MAX_ROUND,
@@ -72,9 +73,38 @@ def at_seat(exc: DomainError, seat: int) -> DomainError:
     return exc
 
 
-def import_results(system, *, acting_user, tournament: Tournament, data, progress=None):
-    """Import a seat-per-line results file of ``system`` (any system without sides) into
-    ``tournament``; all or nothing.
+class SeatFile(FileFormat):
+    """A results file with one line per seated player (``round,table,player`` then the
+    system's columns): any system without sides. ``parse_rows`` by default reads the fourth
+    column as each seat's score and, when the header has one, ``ended_by_time``
+    (``default_values``)."""
+
+    def __init__(self, header: tuple[str, ...] | None = None, hint: str | None = None):
+        if header is not None:
+            self.header = tuple(header)
+        if hint is not None:
+            self.hint = hint
+        if self.header[: len(SEAT_COLUMNS)] != SEAT_COLUMNS:
+            raise ValueError(f"a seat-per-line header starts with round,table,player: {header}")
+
+    def import_results(self, system, *, acting_user, tournament, data, progress=None):
+        """``import_results`` of this file's header."""
+        return import_results(
+            system,
+            self.header,
+            acting_user=acting_user,
+            tournament=tournament,
+            data=data,
+            progress=progress,
+        )
+
+    def parse_rows(self, rows: list[dict]) -> dict:
+        return default_values(self.header, rows)
+
+
+def import_results(system, header, *, acting_user, tournament: Tournament, data, progress=None):
+    """Import a seat-per-line results file of ``system`` (any system without sides), with the
+    columns ``header``, into ``tournament``; all or nothing.
 
     Like the other imports: players matched by name (``reading.Directory``: exactly, else up to
     case, accents and spacing when only one player fits, with a warning) and created if unknown
@@ -92,12 +122,10 @@ def import_results(system, *, acting_user, tournament: Tournament, data, progres
     ``seat_rule`` refuses, on each of its lines), "table_required", "bad_round", "bad_table",
     "field_count", "entry_twice_in_round", "round_closed", "round_out_of_order",
     "round_beyond_planned", "import_cannot_create_players", "seats_differ",
-    "entry_elsewhere", and the system's own from ``parse_import_rows`` and ``record``).
+    "entry_elsewhere", and the system's own from its format's ``parse_rows`` and ``record``).
     Nothing is stored on error.
     """
-    header = tuple(system.import_header)
-    if header[: len(SEAT_COLUMNS)] != SEAT_COLUMNS:
-        raise ValueError(f"{system.key}: import_header must start with round,table,player")
+    header = tuple(header)
 
     def make_plan(t, rows):
         return plan(t, rows, system=system, header=header)
@@ -210,11 +238,10 @@ def ended_by_time(rows: list[tuple[int, dict]], errors: list[DomainError]) -> bo
     return first[0] if first is not None else False
 
 
-def default_values(system, rows: list[dict]) -> dict:
-    """``ScoringSystem.parse_import_rows`` by default: ``scores`` (entry id → the text of the
-    fourth column) and, when the header has an ``ended_by_time`` column, ``ended_by_time``
+def default_values(header: tuple[str, ...], rows: list[dict]) -> dict:
+    """``SeatFile.parse_rows`` by default: ``scores`` (entry id → the text of the fourth
+    column of ``header``) and, when it has an ``ended_by_time`` column, ``ended_by_time``
     (yes/no, the same on every line). Raises an ExceptionGroup of the bad lines' errors."""
-    header = tuple(system.import_header)
     values: dict = {}
     if len(header) > len(SEAT_COLUMNS):
         column = header[len(SEAT_COLUMNS)]
@@ -229,6 +256,7 @@ def default_values(system, rows: list[dict]) -> dict:
 
 __all__ = [
     "SEAT_COLUMNS",
+    "SeatFile",
     "SEAT_MESSAGES",
     "at_seat",
     "default_values",

@@ -39,7 +39,7 @@ class PlannedTable:
     line. With seats: ``seats`` (the entries in seat order, one per line of ``lines``, None
     for a line whose name could not be read) and ``rows`` (each line as column → text), from
     which the system reads the values once the entries exist
-    (``ScoringSystem.parse_import_rows``).
+    (``FileFormat.parse_rows``).
 
     ``lines``: the file lines of the table (the first is where a table-wide error goes);
     ``played_at``: the time of the game, if the file gives one; ``drops``: entries the line

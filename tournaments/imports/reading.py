@@ -33,11 +33,12 @@ import re
 import unicodedata
 from typing import NamedTuple
 
+import openpyxl
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tournaments import names as name_rules
-from tournaments import services
+from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Player, Tournament, name_key
 from tournaments.services.rounds import MAX_TABLE
@@ -269,7 +270,6 @@ def _xlsx(raw: bytes) -> FileText:
     """The first worksheet of workbook ``raw`` as comma-separated text, one line per row
     (so that line numbers are row numbers): each cell as text (``_cell_text``), each line as
     wide as the header row (the first) or its last filled cell."""
-    import openpyxl  # only when a workbook comes
 
     try:
         book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
@@ -653,18 +653,16 @@ class Directory:
         one or two on a bye line). Raises DomainError "side_names" and those of ``player`` and
         ``entry``."""
         parts = names(value)
-        mode = self.t.mode
-        sizes = {
-            Tournament.Mode.PAIRS: (2,),
-            Tournament.Mode.SINGLE: (1,),
-            Tournament.Mode.INDIVIDUAL: (1, 2) if bye else (2,),
-        }[mode]
+        per_entry = self.t.players_per_entry
+        per_side = per_entry * systems.of(self.t).entries_per_side(self.t)
+        # a bye line of one-player entries names any of them, one or more
+        sizes = tuple(range(1, per_side + 1)) if bye and per_entry == 1 else (per_side,)
         if len(parts) not in sizes or not all(parts):
             raise DomainError(
                 "side_names", side=side, size=gettext(" o ").join(map(str, sizes)), value=value
             )
         players = [self.player(n) for n in parts]
-        if mode == Tournament.Mode.PAIRS:
+        if per_entry == 2:
             return [self.entry(players)]
         if len({p.key for p in players}) < len(players):
             raise DomainError("player_twice_in_row", name=players[0].name)

@@ -22,11 +22,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from tournaments import services
 from tournaments.errors import MESSAGES, DomainError, ResultError
 from tournaments.imports import apply
+from tournaments.imports.formats import FileFormat
 from tournaments.imports.plan import (
     Plan,
     PlannedBye,
@@ -46,9 +48,18 @@ from tournaments.imports.reading import (
 )
 from tournaments.models import Bye, Seat, Tournament
 from tournaments.scoring import swiss
-from tournaments.systems.swiss import Swiss
 
-MATCH_HEADER = Swiss.import_header  # the columns of a Swiss results file
+#: The columns of a Swiss results file.
+MATCH_HEADER = (
+    "round",
+    "table",
+    "player_a",
+    "player_b",
+    "games_a",
+    "games_b",
+    "games_drawn",
+    "drop",
+)
 
 #: Messages of the codes only the match-play import uses (the others are in errors.MESSAGES).
 MATCH_MESSAGES = {
@@ -152,7 +163,7 @@ def _games(value: str, side: str) -> int:
 def _match_side(who: Directory, value: str, side: str) -> EntryRef:
     """The one entry of a match side: a pair "Ana & Beto" in a pairs tournament, else a player."""
     parts = names(value)
-    size = 2 if who.t.mode == Tournament.Mode.PAIRS else 1
+    size = who.t.players_per_entry
     if len(parts) != size or not all(parts):
         raise DomainError("side_names", side=side, size=size, value=value)
     return who.entry([who.player(n) for n in parts])
@@ -244,8 +255,27 @@ def check_drops(t: Tournament, plan: Plan) -> None:
     plan.drops = [PlannedDrop(line, after, e) for after, line, e in dropped.values()]
 
 
+class MatchFile(FileFormat):
+    """The Swiss match-play results file (``MATCH_HEADER``): one line per match or bye, with
+    drops; ``import_results`` returns a ``MatchImportReport``."""
+
+    header = MATCH_HEADER
+    hint = _(
+        "Resultados (encuentros): <code>round,table,player_a,player_b,games_a,games_b,"
+        "games_drawn,drop</code>. Ronda libre: <code>player_b</code> y las partidas vacías; "
+        "<code>drop</code>: vacío, <code>a</code>, <code>b</code> o <code>both</code> (se "
+        "retira después de esa ronda)."
+    )
+
+    def import_results(self, system, *, acting_user, tournament, data, progress=None):
+        return import_results(
+            system, acting_user=acting_user, tournament=tournament, data=data, progress=progress
+        )
+
+
 __all__ = [
     "MATCH_HEADER",
+    "MatchFile",
     "MATCH_MESSAGES",
     "MatchImportReport",
     "check_drops",

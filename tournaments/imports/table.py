@@ -12,22 +12,23 @@ seat's ``victory_points``; the file format keeps it)::
 
 The import itself is the generic one (one code path for every system without sides); this
 module only reads a table's values (``values_of``, the table games'
-``ScoringSystem.parse_import_rows``): each ``vp`` a whole number ≥ 0, ``ended_by_time`` the
+``FileFormat.parse_rows``): each ``vp`` a whole number ≥ 0, ``ended_by_time`` the
 same on every line, the VP checked with ``scoring.table.validate_table``, every bad line
 named.
 """
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from tournaments import services
 from tournaments.errors import DomainError, ResultError
-from tournaments.imports.generic import at_seat, ended_by_time
+from tournaments.imports.generic import SeatFile, at_seat, ended_by_time
 from tournaments.scoring import table as table_scoring
-from tournaments.systems.table import TableGame
 
-TABLE_HEADER = TableGame.import_header  # the columns of a table-game results file
+#: The columns of a table-game results file.
+TABLE_HEADER = ("round", "table", "player", "vp", "ended_by_time")
 
 #: Messages of the codes only the table-game import uses (the others are in errors.MESSAGES
 #: and ``generic.SEAT_MESSAGES``).
@@ -102,4 +103,22 @@ def values_of(rows: list[dict]) -> dict:
     return {"scores": scores, "ended_by_time": by_time}
 
 
-__all__ = ["TABLE_HEADER", "TABLE_MESSAGES", "table_error", "values_of"]
+class TableFile(SeatFile):
+    """The table games' results file: the generic seat-per-line file with each seat's VP and
+    the table's ``ended_by_time`` (``values_of``)."""
+
+    header = TABLE_HEADER
+    hint = _(
+        "Resultados (mesas de 3–4 jugadores): <code>round,table,player,vp,ended_by_time</code>, "
+        "una línea por jugador sentado; las líneas de la misma ronda y mesa forman la mesa (3 o "
+        "4 jugadores) y deben coincidir en <code>ended_by_time</code> (sí/no)."
+    )
+
+    def parse_rows(self, rows: list[dict]) -> dict:
+        """Each line's VP (a whole number ≥ 0) and ``ended_by_time`` (the same on every line),
+        the VP checked with ``scoring.table.validate_table``, every bad line named
+        (``values_of``). Returns ``scores`` (entry id → VP) and ``ended_by_time``."""
+        return values_of(rows)
+
+
+__all__ = ["TABLE_HEADER", "TABLE_MESSAGES", "TableFile", "table_error", "values_of"]

@@ -53,7 +53,7 @@ lexicographic optimum is its minimum.
 * Start: the ideal seating (table games); for rotating partners, partnerships are first made
   greedily down the standings (each player with the next one who was never a partner); if that
   leaves a repeated partnership, a maximum matching of the "never partners" graph
-  (``networkx.max_weight_matching``, imported only then) gives the fewest possible repeats.
+  (``networkx.max_weight_matching``) gives the fewest possible repeats.
   The partnerships, in standings order, are then chunked two by two into tables.
 * Local search: steepest descent over swaps of two players (any two seats at different
   tables; for rotating partners also two seats at one table, which changes the partnerships)
@@ -89,6 +89,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import networkx as nx
 
 from tournaments.errors import DomainError, gettext_noop
 
@@ -576,7 +578,6 @@ def _partnerships(partnered: list[list[bool]]) -> list[tuple[int, int]]:
             break
     if not any(partnered[a][b] for a, b in pairs):
         return pairs
-    import networkx as nx  # only needed when the greedy pairing repeats a partnership
 
     graph = nx.Graph()
     graph.add_nodes_from(range(n))

@@ -6,9 +6,9 @@ django-simple-history. Errors are ``DomainError`` subclasses carrying a stable `
 
 Modules (every service is re-exported here: call ``services.record_result(...)``):
 
-- ``common``: what several writers share (``audit``, ``entered_by``, ``clean_name``,
-  ``parse_int``, ``check_writable``, ``bump_version``, ``ImportReport``) and the one lock
-  order: ``lock_tournament`` → ``lock_round`` → ``lock_table`` (``lock_entry``);
+- ``tournaments.writing`` (one layer below, re-exported here): what several writers share
+  (``audit``, ``entered_by``, ``clean_name``, ``parse_int``, ``check_writable``,
+  ``bump_version``, ``ImportReport``) and the one lock order: ``lock_tournament`` → ``lock_round`` → ``lock_table`` (``lock_entry``);
 - ``players``: register, change, (de)activate, delete and anonymise players;
   ``similar_players``;
 - ``accounts``: a player's own account: claiming their record, their contact details and
@@ -58,20 +58,6 @@ from tournaments.services.clock import (
     resume_clock,
     start_clock,
 )
-from tournaments.services.common import (
-    MAX_NAME,
-    ImportReport,
-    audit,
-    bump_version,
-    check_writable,
-    clean_name,
-    entered_by,
-    lock_entry,
-    lock_round,
-    lock_table,
-    lock_tournament,
-    parse_int,
-)
 from tournaments.services.leagues import (
     LEAGUE_ERROR_FIELDS,
     LEAGUE_FIELDS,
@@ -105,6 +91,7 @@ from tournaments.services.rounds import (
 from tournaments.services.signups import (
     decide_signup,
     promote_waiting,
+    remove_entry,
     sign_up,
     update_signup_settings,
 )
@@ -115,11 +102,24 @@ from tournaments.services.tournaments import (
     drop_entry,
     open_rounds_refusal,
     register_entry,
-    remove_entry,
     set_tournament_directors,
     settings_problems,
     undrop_entry,
     update_tournament,
+)
+from tournaments.writing import (
+    MAX_NAME,
+    ImportReport,
+    audit,
+    bump_version,
+    check_writable,
+    clean_name,
+    entered_by,
+    lock_entry,
+    lock_round,
+    lock_table,
+    lock_tournament,
+    parse_int,
 )
 
 __all__ = [

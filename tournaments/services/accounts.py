@@ -13,7 +13,7 @@ from django.db import transaction
 
 from tournaments.errors import DomainError
 from tournaments.models import Player
-from tournaments.services.common import audit
+from tournaments.writing import audit
 
 
 def _lock_claimable(player: Player) -> Player:

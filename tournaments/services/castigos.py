@@ -11,7 +11,7 @@ from django.db.models import Q
 from tournaments import systems
 from tournaments.errors import DomainError, ResultError, gettext_noop
 from tournaments.models import MAX_SCORE, Castigo, Entry, Player, Round, Sorteo, Tournament
-from tournaments.services.common import audit, clean_name, entered_by, lock_tournament, parse_int
+from tournaments.writing import audit, clean_name, entered_by, lock_tournament, parse_int
 
 
 @transaction.atomic

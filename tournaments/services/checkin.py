@@ -15,7 +15,7 @@ from django.db import transaction
 
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Tournament
-from tournaments.services.common import audit, lock_entry, lock_tournament
+from tournaments.writing import audit, lock_entry, lock_tournament
 
 #: The day's code: four characters a person reads off a poster and types on a phone, without
 #: the look-alikes 0/O, 1/I/L.

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from tournaments.errors import DomainError
 from tournaments.models import Round
-from tournaments.services.common import audit, lock_round
+from tournaments.writing import audit, lock_round
 
 #: The most seconds one "add" may add or take away (one hour).
 MAX_CLOCK_STEP = 3600

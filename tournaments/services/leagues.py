@@ -17,7 +17,7 @@ from tournaments import names
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import League, Tournament
 from tournaments.scoring import league as rules
-from tournaments.services.common import audit, clean_name
+from tournaments.writing import audit, clean_name
 
 #: The keyword arguments of ``create_league`` / ``update_league`` besides ``tournaments``.
 LEAGUE_FIELDS = (

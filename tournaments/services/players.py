@@ -10,7 +10,7 @@ from tournaments import names
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import Entry, Player, SignUp, name_key
 from tournaments.permissions import is_director
-from tournaments.services.common import audit, clean_name
+from tournaments.writing import audit, clean_name
 
 
 def similar_players(full_name: str, *, exclude_id: int | None = None) -> list[Player]:

@@ -13,7 +13,7 @@ from django.db import transaction
 from tournaments import systems
 from tournaments.errors import DomainError
 from tournaments.models import Table
-from tournaments.services.common import bump_version, check_writable, lock_table
+from tournaments.writing import bump_version, check_writable, lock_table
 
 
 @transaction.atomic

@@ -8,24 +8,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from django.db import transaction
 from django.db.models import Max, Q
 
-from tournaments import notices, systems
+from tournaments import events, systems
 from tournaments.errors import DomainError
 from tournaments.models import MAX_SCORE, Bye, Entry, Round, Seat, Table, Tournament
 from tournaments.pairing.round_robin import first_conflict, slot_of
 from tournaments.pairing.round_robin import schedule as rr_schedule
-from tournaments.services.common import audit, lock_round, lock_table, lock_tournament
+from tournaments.writing import audit, lock_round, lock_table, lock_tournament
 
 #: The highest table number of a round.
 MAX_TABLE = 9999
-
-
-def _side_size(t: Tournament) -> int:
-    return 2 if t.mode == Tournament.Mode.INDIVIDUAL else 1
 
 
 @transaction.atomic
@@ -54,7 +49,7 @@ def set_pairings(
     t = lock_tournament(tournament)
     if not systems.of(t).has_sides:
         raise DomainError("wrong_system")
-    size = _side_size(t)
+    size = systems.of(t).entries_per_side(t)
     if not tables:
         raise DomainError("no_tables")
     for side_a, side_b in tables:
@@ -219,9 +214,9 @@ def _write_round(
     if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         t.status = Tournament.Status.RUNNING
         audit(t, acting_user).save()
-    # The round is published: once this commits, the background worker tells its players with
-    # an email and consent their table (tournaments.notices), once per player and round.
-    transaction.on_commit(partial(notices.enqueue_pairings, rnd.pk))
+    # The round is published: once this commits, the listeners hear of it (the notices tell its
+    # players with an email and consent their table, once per player and round).
+    events.send_after_commit(events.round_paired, round_id=rnd.pk)
     return rnd
 
 
@@ -252,7 +247,7 @@ def generate_round_robin(
     t = lock_tournament(tournament)
     system = systems.of(t)
     if systems.ROUND_ROBIN not in system.actions(t):
-        raise DomainError("round_robin_mode", system=system.summary(t))
+        raise DomainError("round_robin_mode", system=system.presentation.summary(t))
     # Every entry, withdrawn ones included: a withdrawal never moves anybody else's games; a
     # withdrawn entry's scheduled opponents rest (SCORING.md §5, "Withdrawals"). Check-in
     # under way: the schedule is over the present entries (and those already seated in a
@@ -415,7 +410,7 @@ def seat_table(
     if (sides is not None) != system.has_sides or (seats is not None) == system.has_sides:
         raise DomainError("wrong_system")
     if sides is not None:
-        size = _side_size(t)
+        size = systems.of(t).entries_per_side(t)
         side_a, side_b = (list(s) for s in sides)
         if len(side_a) != size or len(side_b) != size:
             raise DomainError("side_size", size=size)

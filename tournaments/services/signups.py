@@ -24,10 +24,10 @@ from django.utils.translation import gettext_noop
 
 from tournaments import names
 from tournaments.errors import DomainError
-from tournaments.models import Player, SignUp, Tournament, name_key
-from tournaments.services.common import audit, clean_name, lock_tournament
+from tournaments.models import Entry, Player, SignUp, Tournament, name_key
 from tournaments.services.players import create_player
 from tournaments.services.tournaments import register_entry
+from tournaments.writing import audit, clean_name, lock_entry, lock_tournament
 
 OPEN_STATUSES = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
 LIVE = (SignUp.Status.PENDING, SignUp.Status.WAITING, SignUp.Status.ACCEPTED)
@@ -124,7 +124,7 @@ def sign_up(
     if reason:
         raise DomainError(reason)
     name = clean_name(name, field=gettext_noop("nombre"))
-    pairs = t.mode == Tournament.Mode.PAIRS
+    pairs = t.players_per_entry == 2
     partner_name = clean_name(partner_name, field=gettext_noop("compañero"), required=False)
     if pairs and not partner_name:
         raise DomainError("signup_partner_required")
@@ -265,3 +265,14 @@ def update_signup_settings(
     audit(t, acting_user).save()
     promote_waiting(acting_user=acting_user, tournament=t)
     return t
+
+
+@transaction.atomic
+def remove_entry(*, acting_user, entry: Entry) -> None:
+    """Remove an entry that has not played (seated or rested); the room it leaves goes to the
+    waiting list (``promote_waiting``). Raises "entry_has_results" otherwise."""
+    entry = lock_entry(entry)
+    if entry.seats.exists() or entry.byes.exists():
+        raise DomainError("entry_has_results", name=entry.name)
+    audit(entry, acting_user).delete()
+    promote_waiting(acting_user=acting_user, tournament=entry.tournament)

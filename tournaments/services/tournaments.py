@@ -13,17 +13,17 @@ from django.utils.text import slugify
 from tournaments import systems, timing
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import TOURNAMENT_SETTINGS, Entry, Player, Tournament
-from tournaments.services.common import (
+from tournaments.services.rounds import (
+    last_round_played,
+    return_to_rounds,
+    withdraw_from_rounds,
+)
+from tournaments.writing import (
     audit,
     clean_name,
     entered_by,
     lock_entry,
     lock_tournament,
-)
-from tournaments.services.rounds import (
-    last_round_played,
-    return_to_rounds,
-    withdraw_from_rounds,
 )
 
 
@@ -391,10 +391,6 @@ def set_tournament_directors(
     return t
 
 
-def _entry_size(t: Tournament) -> int:
-    return 2 if t.mode == Tournament.Mode.PAIRS else 1
-
-
 @transaction.atomic
 def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Player]) -> Entry:
     """Register an entry: two players for a pairs tournament, one otherwise.
@@ -406,8 +402,8 @@ def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Pla
     if t.status == Tournament.Status.FINISHED:
         raise DomainError("tournament_finished")
     players = list(players)
-    if len(players) != _entry_size(t) or len({p.pk for p in players}) != len(players):
-        raise DomainError("entry_size", size=_entry_size(t))
+    if len(players) != t.players_per_entry or len({p.pk for p in players}) != len(players):
+        raise DomainError("entry_size", size=t.players_per_entry)
     for p in players:
         if not p.active:
             raise DomainError("player_inactive", name=p.full_name)
@@ -418,19 +414,6 @@ def register_entry(*, acting_user, tournament: Tournament, players: Sequence[Pla
     )
     audit(entry, acting_user).save()
     return entry
-
-
-@transaction.atomic
-def remove_entry(*, acting_user, entry: Entry) -> None:
-    """Remove an entry that has not played (seated or rested); the room it leaves goes to the
-    waiting list (``signups.promote_waiting``). Raises "entry_has_results" otherwise."""
-    entry = lock_entry(entry)
-    if entry.seats.exists() or entry.byes.exists():
-        raise DomainError("entry_has_results", name=entry.name)
-    audit(entry, acting_user).delete()
-    from tournaments.services.signups import promote_waiting  # signups builds on this module
-
-    promote_waiting(acting_user=acting_user, tournament=entry.tournament)
 
 
 @transaction.atomic

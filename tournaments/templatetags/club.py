@@ -2,11 +2,11 @@
 (``num``, ``signed``, ``pct``: one rounding, ``clubsite.numbers``)."""
 
 from decimal import InvalidOperation
-from fractions import Fraction
 
 from django import template
 
-from clubsite.numbers import format_number
+from clubsite.numbers import format_number, format_percentage
+from tournaments import systems
 
 register = template.Library()
 
@@ -14,19 +14,15 @@ register = template.Library()
 @register.filter
 def system_summary(tournament) -> str:
     """The tournament's system (and mode, target, best-of where they apply) in a few words:
-    ``ScoringSystem.summary``."""
-    from tournaments import systems
-
-    return systems.of(tournament).summary(tournament)
+    ``Presentation.summary``."""
+    return systems.of(tournament).presentation.summary(tournament)
 
 
 @register.filter
 def pct(value) -> str:
     """A fraction (0..1) as a percentage with 2 decimals, rounded half up, in the page's
     locale: Fraction(1233, 2000) → "61,65" in Spanish. Empty for None."""
-    if value is None:
-        return ""
-    return format_number(Fraction(value) * 100, 2)
+    return format_percentage(value)
 
 
 def _shown(value, decimals, *, signed: bool) -> str:

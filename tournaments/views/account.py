@@ -31,7 +31,7 @@ from clubsite.client_ip import client_ip
 from tournaments import notices, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, SignUp, Tournament
-from tournaments.tasks import send_claim_link
+from tournaments.notices.tasks import send_claim_link
 from tournaments.views.manage.confirm import place_error
 
 #: Claim requests per connection in ``CLAIM_WINDOW`` seconds (a club's players share the

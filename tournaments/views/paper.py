@@ -17,6 +17,7 @@ import io
 import logging
 from dataclasses import dataclass, field
 
+import segno
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -64,8 +65,6 @@ def qr_svg(url: str, *, title: str = "") -> bytes:
     modules on white (the quiet zone too, so it reads on any background), ``QR_SCALE`` units a module, ``QR_BORDER`` modules of
     quiet zone, error correction ``QR_ERROR``; ``title`` becomes its ``<title>``. Made by
     segno; the smallest version that holds ``url``."""
-    import segno
-
     code = segno.make(url, error=QR_ERROR, micro=False)
     out = io.BytesIO()
     code.save(
@@ -251,7 +250,7 @@ class PdfUnavailable(Exception):
 def _weasyprint():
     """The ``weasyprint`` module; raises ``PdfUnavailable`` when it cannot be loaded (it loads
     Pango with ``dlopen`` on import: ``OSError`` when the library is missing)."""
-    try:
+    try:  # inside: a missing Pango must not stop the site, only its PDFs
         import weasyprint
     except (ImportError, OSError) as exc:
         raise PdfUnavailable(str(exc)) from exc

@@ -21,12 +21,14 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from clubsite.pagecache import CLUB, RANKING, public_page, tournament_pages
+from rankings import health, tasks
+from rankings.queries import top_of_year
 from rankings.tasks import watches_replay
-from tournaments import systems
+from tournaments import exports, systems
 from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
 from tournaments.services.signups import signup_closed_reason
-from tournaments.views import sharing
+from tournaments.views import downloads, sharing
 
 HOME_RANKING_SIZE = 10
 HOME_FINISHED = 6
@@ -60,7 +62,7 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
     """
     system = systems.of(tournament)
     lines = tournament.standings()
-    columns = system.columns(lines)
+    columns = system.presentation.columns(lines)
     first_tiebreak = system.tiebreaks[0].key if system.tiebreaks else None
     keys = [
         "points" if column.strong else "tiebreak" if column.key == first_tiebreak else ""
@@ -96,8 +98,8 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
         "columns": columns,
         "heads": list(zip(columns, keys, strict=True)),
         "tiebreaks": system.tiebreaks,
-        "order_hint": system.order_hint,
-        "entrant_label": system.entrant_label(),
+        "order_hint": system.presentation.order_hint,
+        "entrant_label": system.presentation.entrant_label(),
         "any_shared": any(line.row.shared for line in shown),
         # who heads the whole field (the link cards: views/sharing.py)
         "standings_leader": sharing.leader(system, lines, columns),
@@ -136,8 +138,6 @@ def home(request):
     upcoming and recently finished ones, the top of this year's ranking and a player search.
     Seven queries (one is the ranking's health) whatever the number of tournaments, rounds
     or players."""
-    from rankings import health, tasks
-    from rankings.queries import top_of_year
 
     pending = tasks.pending()  # before the ranking's figures: never old figures without it
     visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
@@ -196,7 +196,7 @@ def tournament_list(request):
     system = request.GET.get("system", "")
     if system not in played or system not in systems.keys():
         system = ""
-    kind = systems.get(system).label_plural if system else ""
+    kind = systems.get(system).presentation.label_plural if system else ""
     if system:
         visible = visible.filter(system=system)
     years = [d.year for d in visible.dates("date", "year", order="DESC")]
@@ -302,7 +302,7 @@ def tournament_detail(request, slug):
         "large": large,
         "n_entries": n_entries,
         "entries": [] if large else list(t.entries.select_related("player1", "player2")),
-        "rules": system.rules(t),
+        "rules": system.presentation.rules(t),
         "show_mode": len(system.modes) > 1,
         "round_blocks": round_blocks,
         "current_round": current,
@@ -349,8 +349,6 @@ def standings_csv(request, slug):
     """The standings as CSV (``exports.standings_csv``, with its byte-order mark): for people,
     figures as the page shows them; ``?precision=full``, the exact form."""
     t = _tournament(slug, request)
-    from tournaments import exports
-    from tournaments.views import downloads
 
     exact = downloads.full_precision(request)
     return downloads.csv_response(
@@ -363,8 +361,6 @@ def standings_csv(request, slug):
 def standings_xlsx(request, slug):
     """The standings for people as an .xlsx workbook (``exports.standings_xlsx``)."""
     t = _tournament(slug, request)
-    from tournaments import exports
-    from tournaments.views import downloads
 
     return downloads.xlsx_response(exports.standings_xlsx(t), f"{t.slug}-clasificacion.xlsx")
 
@@ -404,10 +400,10 @@ def round_print(request, slug, number):
             "round": rnd,
             "tables": systems.with_cards(t, rnd.tables_with_results()),
             "byes": rnd.bye_entries(),
-            "lines": range(system.sheet_line_count(t)),
-            "time_box": system.sheet_time_box(t),
+            "lines": range(system.presentation.sheet_line_count(t)),
+            "time_box": system.presentation.sheet_time_box(t),
             "system": system,
-            "sheet_note": system.sheet_note(t),
+            "sheet_note": system.presentation.sheet_note(t),
         },
     )
 
@@ -425,7 +421,7 @@ def fold(text: str) -> str:
 @dataclass
 class TableFinding:
     """Where one player sits in a round: table, side and seat, who plays with and against them,
-    the result told from their side (``ScoringSystem.finding_score``; "" while pending), or
+    the result told from their side (``Presentation.finding_score``; "" while pending), or
     ``rests`` (a bye). ``position``: the seat's number around the table where it tells where to
     sit (a table game's seats 1–4; individual dominó's 1 & 3 against 2 & 4), else None."""
 
@@ -487,7 +483,7 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
                         name=player.full_name,
                         table_number=table.number,
                         side="" if table_game else seat.side,
-                        score=system.finding_score(table, seat),
+                        score=system.presentation.finding_score(table, seat),
                         position=seat_number(seat, seats, table_game),
                         partners=partners,
                         opponents=opponents,

@@ -16,6 +16,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, ngettext
 
 from clubsite.numbers import format_number
+from tournaments.models import Tournament
 
 #: Between the parts of a description.
 SEP = " · "
@@ -44,7 +45,7 @@ class Leader:
 
 def leader(system, lines, columns) -> Leader | None:
     """The head of the standings ``lines`` (every line, best first; ``columns``: the system's,
-    ``system.columns(lines)``), or None while nobody has scored (the first figure,
+    ``system.presentation.columns(lines)``), or None while nobody has scored (the first figure,
     ``system.first_figure()``, is 0 at the top: nothing has been played)."""
     if not lines or not lines[0].row.figures.get(system.first_figure()):
         return None
@@ -87,7 +88,6 @@ def _round_word(number: int) -> str:
 
 def _state(t, head: Leader | None, current_round) -> list[str]:
     """The tournament's status, the round being played (while it runs) and its leader."""
-    from tournaments.models import Tournament
 
     parts = [str(t.get_status_display())]
     if current_round is not None and t.status == Tournament.Status.RUNNING:

@@ -56,7 +56,7 @@ def signup(request, slug):
     stores nothing; more than ``SIGNUP_LIMIT`` requests per address in ``SIGNUP_WINDOW``
     are refused."""
     t = get_object_or_404(Tournament, slug=slug)
-    pairs = t.mode == Tournament.Mode.PAIRS
+    pairs = t.players_per_entry == 2
     closed = signup_closed_reason(t)
     form = SignUpForm(request.POST or None, pairs=pairs)
     done = _signed_signup(t, request.GET.get("hecho", "")) if request.method == "GET" else None

@@ -1,6 +1,8 @@
 """A fifth scoring system registered by this test alone gets every page and path of the site
 from the registry: result capture on the round page, standings, CSV import and export, the
-public round page and the admin. Nothing outside this module knows about it.
+public round page and the admin. Nothing outside this module knows about it: it registers its
+three parts, each through its own narrow interface: the rules (``ScoringSystem``), how it looks
+(``Presentation``) and its results file (``imports.formats``, a seat-per-line ``SeatFile``).
 
 The toy, "Diana": 3–4 players throw at a target, each scores 0–50; the best score of the
 table takes 2 points (a shared best, 1 each), the others 0; standings by points, then total
@@ -20,9 +22,12 @@ from django.utils.translation import gettext_lazy
 
 from tournaments import exports, imports, services, systems
 from tournaments.errors import ResultError
+from tournaments.imports.generic import SeatFile
 from tournaments.models import Seat, Table, TableResult
 from tournaments.scoring.ordering import by_figure, rank
-from tournaments.systems.base import SORTEO, Card, Column, RowField, ScoringSystem, Tiebreak
+from tournaments.systems.base import SORTEO, Card, Column, RowField, Tiebreak
+from tournaments.systems.presentation import Presentation
+from tournaments.systems.rules import ScoringSystem
 
 pytestmark = pytest.mark.django_db
 
@@ -36,21 +41,65 @@ def diana_points(scores: list[int]) -> list[int]:
     return [(2 if winners == 1 else 1) if s == best else 0 for s in scores]
 
 
+class DianaPresentation(Presentation):
+    """How Diana looks: its standings' columns, a box per seat, the table card."""
+
+    order_hint = "Orden: puntos, total de diana, sorteo."
+    score_quantity = "dianas"
+
+    def columns(self, lines):
+        return [
+            Column("played", "PJ", "Mesas jugadas", lambda line: line.row.figures["played"]),
+            Column(
+                "points", "Ptos", "Puntos", lambda line: line.row.figures["points"], strong=True
+            ),
+            Column("total", "Tot.", "Total de diana", lambda line: line.row.figures["total"]),
+        ]
+
+    def values_from_post(self, post, table):
+        return {
+            "scores": {
+                int(k[3:]): v for k, v in post.items() if k.startswith("vp_") and k[3:].isdigit()
+            }
+        }
+
+    def row_fields(self, table, tournament, typed):
+        fields = []
+        for seat in table.seats.all():
+            stored = "" if seat.victory_points is None else seat.victory_points
+            value = (typed or {}).get(f"vp_{seat.entry_id}", stored)
+            fields.append(
+                RowField(
+                    f"vp_{seat.entry_id}",
+                    "Diana",
+                    value,
+                    who=seat.entry.name,
+                    dom_id=f"diana-{table.pk}-{seat.entry_id}",
+                )
+            )
+        return fields
+
+    def card(self, table):
+        result = self.system.result_of(table)
+        seats = [
+            (s.entry.name, "" if result is None else f"{s.victory_points} en la diana", "")
+            for s in table.seats.all()
+        ]
+        return Card(has_result=result is not None, score="" if result else "vs", seats=seats)
+
+
 class Diana(ScoringSystem):
+    """Diana's rules: its settings, standings and how a table's result is stored."""
+
     key = "diana"
     label = gettext_lazy("Diana")
     result_relation = "table_result"
+    result_model = TableResult
     modes = ("single",)
     settings_fields = ()
     tiebreaks = (Tiebreak("total", "por total de diana", "Tot."), SORTEO)
-    order_hint = "Orden: puntos, total de diana, sorteo."
     has_sides = False
-    score_quantity = "dianas"
-    import_header = ("round", "table", "player", "diana")
-
-    @property
-    def result_model(self):
-        return TableResult
+    presentation_class = DianaPresentation
 
     def gather(self, tournament, *, entries):
         scores: dict[int, list[tuple[int, int, int]]] = {}
@@ -79,24 +128,8 @@ class Diana(ScoringSystem):
     def first_figure(self):
         return "points"
 
-    def columns(self, lines):
-        return [
-            Column("played", "PJ", "Mesas jugadas", lambda line: line.row.figures["played"]),
-            Column(
-                "points", "Ptos", "Puntos", lambda line: line.row.figures["points"], strong=True
-            ),
-            Column("total", "Tot.", "Total de diana", lambda line: line.row.figures["total"]),
-        ]
-
     def value_names(self):
         return ("scores",)
-
-    def values_from_post(self, post, table):
-        return {
-            "scores": {
-                int(k[3:]): v for k, v in post.items() if k.startswith("vp_") and k[3:].isdigit()
-            }
-        }
 
     def record(self, *, acting_user, table, tournament, values, played_at=None):
         scores = values["scores"]
@@ -119,29 +152,9 @@ class Diana(ScoringSystem):
         services.audit(result, acting_user).save()
         return result
 
-    def row_fields(self, table, tournament, typed):
-        fields = []
-        for seat in table.seats.all():
-            stored = "" if seat.victory_points is None else seat.victory_points
-            value = (typed or {}).get(f"vp_{seat.entry_id}", stored)
-            fields.append(
-                RowField(
-                    f"vp_{seat.entry_id}",
-                    "Diana",
-                    value,
-                    who=seat.entry.name,
-                    dom_id=f"diana-{table.pk}-{seat.entry_id}",
-                )
-            )
-        return fields
 
-    def card(self, table):
-        result = self.result_of(table)
-        seats = [
-            (s.entry.name, "" if result is None else f"{s.victory_points} en la diana", "")
-            for s in table.seats.all()
-        ]
-        return Card(has_result=result is not None, score="" if result else "vs", seats=seats)
+#: Diana's results file: one line per seated player, its score in the fourth column.
+DIANA_FILE = SeatFile(header=("round", "table", "player", "diana"))
 
 
 NAMES = ["Ana Diana", "Beto Diana", "Caro Diana", "Dani Diana"]
@@ -150,8 +163,10 @@ NAMES = ["Ana Diana", "Beto Diana", "Caro Diana", "Dani Diana"]
 @pytest.fixture
 def diana():
     system = systems.register(Diana())
+    imports.formats.register("diana", DIANA_FILE)
     yield system
     systems.unregister("diana")
+    imports.formats.unregister("diana")
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournaments import imports
 from tournaments.errors import DomainError
 from tournaments.imports import ImportRefused
+from tournaments.imports.reading import open_file
 from tournaments.models import Tournament
 
 
@@ -23,7 +24,6 @@ def tournament_by_slug(slug: str) -> Tournament:
 def open_notes(data: bytes) -> list[str]:
     """How ``data`` reads (``reading.open_file``), for a refusal's stderr; [] when it cannot
     be read at all (the refusal says so)."""
-    from tournaments.imports.reading import open_file
 
     try:
         return open_file(data).notes

@@ -95,7 +95,9 @@ class Command(BaseCommand):
             if opts[option] is not None and setting not in applies and option not in KEPT:
                 flag = "--" + option.replace("_", "-")
                 having = " o ".join(
-                    str(s.label_plural) for s in systems.all_systems() if setting in s.fields()
+                    str(s.presentation.label_plural)
+                    for s in systems.all_systems()
+                    if setting in s.fields()
                 )
                 raise CommandError(
                     f"{flag} solo vale para torneos {having}; este es «{system.label}» "

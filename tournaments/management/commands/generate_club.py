@@ -47,6 +47,7 @@ from clubsite import pagecache
 from rankings import ledger
 from tournaments import systems
 from tournaments.errors import DomainError
+from tournaments.management import synthetic
 from tournaments.models import (
     Bye,
     Castigo,
@@ -59,6 +60,7 @@ from tournaments.models import (
     name_key,
 )
 from tournaments.pairing.seating import seating_plan
+from tournaments.systems.rules import ScoringSystem
 
 BATCH = 5000
 CHUNK = 60  # tournaments planned and written together
@@ -197,7 +199,7 @@ def invented_name(rng: random.Random) -> str:
 @dataclass
 class TablePlan:
     seats: list[tuple[int, str, int, int | None]]  # (entry index, side, position, victory_points)
-    result: tuple  # drawn by the system's ``synthetic_table``, read by its ``synthetic_row``
+    result: tuple  # drawn by the system's ``Synthetic.table``, read by its ``Synthetic.row``
 
 
 @dataclass
@@ -229,7 +231,7 @@ class Counts:
     seats: int = 0
     byes: int = 0
     castigos: int = 0
-    results: dict = field(default_factory=dict)  # system key -> Counter (``synthetic_row``)
+    results: dict = field(default_factory=dict)  # system key -> Counter (``Synthetic.row``)
 
     @property
     def rated_games(self) -> int:
@@ -237,16 +239,16 @@ class Counts:
 
 
 # Entries per tournament: (low, high, weight); the mean gives about 100 rated games per
-# tournament with the systems' mix of modes (``ScoringSystem.synthetic_mix``).
+# tournament with the systems' mix of modes (``Synthetic.mix``).
 SIZES = [(8, 16, 30), (17, 32, 32), (33, 64, 23), (65, 128, 10), (129, 256, 4), (257, 512, 1)]
 
 
 def kinds() -> list[tuple[str, str, int]]:
     """(system key, mode, weight) of the random tournaments, from every registered system."""
-    return [(s.key, mode, w) for s in systems.all_systems() for mode, w in s.synthetic_mix()]
+    return [(s.key, mode, w) for s in systems.all_systems() for mode, w in synthetic.of(s).mix()]
 
 
-def system_of(key: str) -> systems.ScoringSystem:
+def system_of(key: str) -> ScoringSystem:
     try:
         return systems.get(key)
     except systems.UnknownSystem:
@@ -334,7 +336,7 @@ class Generator:
         size = rng.randint(low, high)
         per_entry = 2 if mode == "pairs" else 1
         size = max(8, min(size, self.n_players // per_entry))
-        rounds = system_of(system).synthetic_rounds(rng, size)
+        rounds = synthetic.of(system_of(system)).rounds(rng, size)
         return self.plan(system=system, mode=mode, size=size, rounds=rounds, date=date)
 
     def plan(
@@ -362,7 +364,7 @@ class Generator:
             raise CommandError(
                 f"{adapter.label} is played in the modes {', '.join(adapter.modes)} (--mode)."
             )
-        grouping = adapter.synthetic_grouping(mode)
+        grouping = synthetic.of(adapter).grouping(mode)
         try:
             if size < 2:
                 raise DomainError("too_few_players")
@@ -386,7 +388,7 @@ class Generator:
             bye_rule="win" if rng.random() < 0.2 else "rest",
             rounds_planned=rounds,
             best_of=3,
-            rated=adapter.synthetic_rated(rng),
+            rated=synthetic.of(adapter).rated(rng),
             forfeits_rated=rng.random() < 0.1,
             status="finished",
         )
@@ -402,7 +404,7 @@ class Generator:
             (self.skill[a] + self.skill[b]) / 2 if b is not None else self.skill[a]
             for a, b in entries
         ]
-        tp.drops.update(adapter.synthetic_drops(rng, size, rounds))
+        tp.drops.update(synthetic.of(adapter).drops(rng, size, rounds))
         score = [0.0] * size  # puntos / match points / tournament points, for pairing
         byes = [0] * size
         met: list[set[int]] = [set() for _ in range(size)]
@@ -417,8 +419,8 @@ class Generator:
             tp.rounds.append(rp)
             for e in rp.byes:
                 byes[e] += 1
-                score[e] += adapter.synthetic_bye_points(fields)
-        castigo_rate = adapter.synthetic_castigo_rate()
+                score[e] += synthetic.of(adapter).bye_points(fields)
+        castigo_rate = synthetic.of(adapter).castigo_rate()
         if castigo_rate and rng.random() < castigo_rate:
             for _ in range(rng.randint(1, 4)):
                 a, b = rng.choice(entries)
@@ -437,7 +439,7 @@ class Generator:
         """Head to head (pairs, mano a mano, Swiss): round 1 at random, then down the standings,
         each entry with the next one it has not met (Swiss-style "rondas"); an odd count gives
         the lowest placed entry among those with the fewest byes a rest. The system draws each
-        table's result (``synthetic_table``)."""
+        table's result (``Synthetic.table``)."""
         rng = self.rng
         if rp.number == 1:
             order = active[:]
@@ -482,7 +484,7 @@ class Generator:
     def _table(self, rp, group, strength, score, adapter, fields):
         """One table of ``group`` (entry indices, in seat order): the system draws the result
         and the points each entry adds to its running score."""
-        drawn = adapter.synthetic_table(self.rng, [strength[e] for e in group], fields)
+        drawn = synthetic.of(adapter).table(self.rng, [strength[e] for e in group], fields)
         seats = [(group[k], side, pos, v) for k, side, pos, v in drawn.seats]
         for e, points in zip(group, drawn.points, strict=True):
             score[e] += points
@@ -560,7 +562,7 @@ class Generator:
                         for e, side, pos, victory_points in tplan.seats
                     ]
                     rows.append(
-                        adapter.synthetic_row(
+                        synthetic.of(adapter).row(
                             table.pk,
                             tplan.result,
                             played_at=rp.played_at,
@@ -744,7 +746,8 @@ class Command(BaseCommand):
         )
         w(
             "; ".join(
-                s.synthetic_summary(c.results.get(s.key, Counter())) for s in systems.all_systems()
+                synthetic.of(s).summary(c.results.get(s.key, Counter()))
+                for s in systems.all_systems()
             )
         )
         w(f"Partidas puntuables: {c.rated_games}")

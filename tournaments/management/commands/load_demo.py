@@ -34,6 +34,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from rankings import ledger
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.pairing.round_robin import round_robin
@@ -230,7 +231,6 @@ class Command(BaseCommand):
             signup_t = self._signup_tournament(director, players, dates["signup"])
         # The ranking at once: the demo's replay requests, taken here rather than left to the
         # background worker (which then finds nothing to do).
-        from rankings import ledger
 
         ledger.replay_from(None, requests=True)
         self.stdout.write(self.style.SUCCESS("Demo cargada."))

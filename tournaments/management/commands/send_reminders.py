@@ -1,5 +1,5 @@
 """``manage.py send_reminders [--date YYYY-MM-DD]``: enqueue the reminders of the tournaments that
-start tomorrow (or on ``--date``), for the background worker (``tournaments.tasks.send_reminders``:
+start tomorrow (or on ``--date``), for the background worker (``tournaments.notices.tasks.send_reminders``:
 players entered, with an email and consent, once per player and tournament). Run it daily from
 cron (README, "Production"); running it twice sends nothing twice."""
 
@@ -10,7 +10,7 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from tournaments.tasks import send_reminders
+from tournaments.notices.tasks import send_reminders
 
 
 class Command(BaseCommand):

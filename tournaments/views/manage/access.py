@@ -14,7 +14,6 @@ import json
 import logging
 import re
 import secrets
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import wraps
@@ -30,6 +29,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from clubsite import once
 from tournaments.errors import DomainError
 from tournaments.models import Tournament
 from tournaments.permissions import can_enter_manage_area, can_manage
@@ -168,27 +168,34 @@ class Submission:
         return redirect(self.url or fallback_url)
 
     def _claim(self) -> None:
-        """Claim the token with an atomic ``add`` in the shared cache (so two copies arriving at
-        once on two app servers still create once); if an earlier copy holds it, wait for its
-        outcome: saved (this copy is a repeat), or refused (the claim is free again: take it)."""
-        deadline = time.monotonic() + FORM_TOKEN_WAIT_SECONDS
-        while True:
-            if cache.add(self.key, {"fp": self.fingerprint}, FORM_TOKEN_CLAIM_SECONDS):
-                self._claimed = True
-                return
-            state = cache.get(self.key)  # None: released (refused) meanwhile, so try again
-            if state is not None and not isinstance(state, dict):
-                self.repeated = True  # a token used before this format: it saved
-                return
-            if state is not None:
-                self.same_data = state.get("fp") == self.fingerprint
-                if "url" in state:
-                    self.repeated, self.url = True, state["url"]
-                    return
-            if time.monotonic() >= deadline:
-                self.repeated = self.pending = True
-                return
-            time.sleep(FORM_TOKEN_POLL_SECONDS)
+        """Claim the token in the shared cache (``clubsite.once.claim_or_wait``: two copies
+        arriving at once on two app servers still create once); if an earlier copy holds it,
+        wait for its outcome: saved (this copy is a repeat), or refused (the claim is free
+        again: take it)."""
+
+        def look():
+            state = cache.get(self.key)
+            if state is None:  # released (refused) meanwhile: try to take it
+                return once.FREE, None
+            if not isinstance(state, dict):  # a token used before this format: it saved
+                return once.DONE, None
+            self.same_data = state.get("fp") == self.fingerprint
+            if "url" in state:
+                return once.DONE, state["url"]
+            return once.HELD, None
+
+        claim = once.claim_or_wait(
+            cache,
+            self.key,
+            {"fp": self.fingerprint},
+            hold=FORM_TOKEN_CLAIM_SECONDS,
+            wait=FORM_TOKEN_WAIT_SECONDS,
+            poll=FORM_TOKEN_POLL_SECONDS,
+            look=look,
+        )
+        self._claimed = claim.taken
+        if not claim.taken:
+            self.repeated, self.url, self.pending = True, claim.outcome, claim.timed_out
 
     def _finish(self) -> None:
         """Keep the token as used, with the outcome's URL, if this copy created; else release

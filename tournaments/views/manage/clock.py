@@ -66,7 +66,7 @@ def clock_panel(
         "running": running,
         "started": running or rnd.clock_elapsed > 0 or rnd.clock_added != 0,
         "missing": missing,
-        "time_box": systems.of(t).sheet_time_box(t),
+        "time_box": systems.of(t).presentation.sheet_time_box(t),
         "steps": steps,
         "state_query": f"?ronda={rnd.number}",
         "poll_seconds": POLL_SECONDS,

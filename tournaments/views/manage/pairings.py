@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments import services, systems
 from tournaments.errors import DomainError
+from tournaments.forms import table_seats_formset
 from tournaments.models import Round, Tournament
 from tournaments.systems.base import versus
 from tournaments.views.manage.access import (
@@ -128,10 +129,10 @@ def pairings(request, slug, number):
     entries = list(t.entries.select_related("player1", "player2").order_by("player1__full_name"))
     by_id = {e.pk: e for e in entries}
     system = systems.of(t)
-    slots = system.slots(t)
+    slots = system.presentation.slots(t)
     table_system = not system.has_sides
-    per_table = len(slots)
-    n_tables = max(1, -(-len(entries) // 4) if table_system else len(entries) // per_table)
+    formset = table_seats_formset(t, entries, request.POST if request.method == "POST" else None)
+    n_tables = formset.total_form_count()
     rnd = Round.objects.filter(tournament=t, number=number).first()
     if rnd is None:
         try:  # a round that cannot be made now: no form to fill in vain
@@ -149,38 +150,13 @@ def pairings(request, slug, number):
     if request.method == "POST" and request.submission.repeated:
         return request.submission.answer(request, reverse("manage:round", args=[t.slug, number]))
     if request.method == "POST":
-        tables = []
-        # Every row first, so the choices of all tables come back on a refusal.
-        rows = [{s: request.POST.get(f"t{i}_{s}", "") for s in slots} for i in range(n_tables)]
-        for i, chosen in enumerate(rows):
-            if not any(chosen.values()):
-                continue
-            try:
-                picked = {s: by_id[int(v)] for s, v in chosen.items() if v}
-            except (ValueError, KeyError):
-                error, error_row = _("Hay un competidor que no es de este torneo."), i
-                break
-            if table_system:
-                if len(picked) < 3:
-                    error = _(
-                        "La mesa {table} tiene {count} jugador(es): una mesa lleva 3 o 4."
-                    ).format(table=i + 1, count=len(picked))
-                    error_row = i
-                    break
-                tables.append([picked[s] for s in slots if s in picked])
-                continue
-            if len(picked) != per_table:
-                error = _("La mesa {table} está incompleta: elige todos sus asientos.").format(
-                    table=i + 1
-                )
-                error_row = i
-                break
-            tables.append(
-                (
-                    [picked[s] for s in ("a1", "a2") if s in picked],
-                    [picked[s] for s in ("b1", "b2") if s in picked],
-                )
-            )
+        # Every table's choices come back on a refusal, the message in the first bad table.
+        rows = [{s: form.data.get(form.add_prefix(s), "") for s in slots} for form in formset]
+        formset.is_valid()
+        bad = next((i for i, form in enumerate(formset) if form.errors), None)
+        if bad is not None:
+            error, error_row = formset[bad].first_error(), bad
+        tables = [table for form in formset if not form.errors for table in [form.table()] if table]
         seed_text = request.POST.get("seed", "")
         seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 12 else None
         if error is None:
@@ -248,6 +224,7 @@ def pairings(request, slug, number):
             "proposal_byes": proposal_byes,
             "proposed": proposed_seed is not None,
             "has_sides": system.has_sides,
+            "per_side": system.entries_per_side(t),
             "seating_proposal": systems.SEATING_PROPOSAL in system.actions(t),
             "swiss_proposal": systems.SWISS_PROPOSAL in system.actions(t),
             # the round as this form found it (a refused post keeps the one it was made from)

@@ -34,7 +34,7 @@ def _row_context(
     error: str | None = None,
     notice: str | None = None,
 ) -> dict:
-    """Context of one table's result row: its boxes (``ScoringSystem.row_fields``) with what
+    """Context of one table's result row: its boxes (``Presentation.row_fields``) with what
     was typed (``typed``, the posted row) or the stored result, the words of the stored
     result and the version the director saw.
 
@@ -46,7 +46,7 @@ def _row_context(
     if typed is not None and str(typed.get("version", "")).isdigit():
         version = typed["version"]
     problem = system.problem_of(table, t)
-    fields = system.row_fields(table, t, typed)
+    fields = system.presentation.row_fields(table, t, typed)
     return {
         "table": table,
         "t": t,
@@ -54,7 +54,7 @@ def _row_context(
         "error": error,
         "notice": notice,
         "needs_correction": problem,
-        "summary": "" if error or problem else system.row_summary(table, t),
+        "summary": "" if error or problem else system.presentation.row_summary(table, t),
         "result": system.result_of(table),
         "saved": system.result_of(table) is not None and not error,
         "version": version,
@@ -66,7 +66,7 @@ def _result_words(table: Table, t: Tournament) -> str:
     """A table and its stored result in one sentence, for the question before deleting it:
     "Mesa 3: Ana & Beto contra Celia & Dani, 100–20." or, without sides, each seat with its
     score ("Mesa 2: Ana 45 VP, Beto 30 VP, Celia 12 VP.")."""
-    card = systems.of(t).card(table)
+    card = systems.of(t).presentation.card(table)
     if card.seats:
         seats = ", ".join(f"{name} {score}".strip() for name, score, _points in card.seats)
         return _("Mesa {table}: {seats}.").format(table=table.number, seats=seats)
@@ -94,7 +94,7 @@ def _round_page_context(
         "round": rnd,
         "rows": rows,
         "byes": rnd.bye_entries(),
-        "sheet_note": system.sheet_note(t),
+        "sheet_note": system.presentation.sheet_note(t),
         "castigos_apply": systems.CASTIGOS in system.actions(t),
         "castigo_form": castigo_form or CastigoForm(tournament=t),
         "castigos": list(
@@ -182,7 +182,7 @@ def result_save(request, slug, table_id):
                     acting_user=request.user,
                     table=table,
                     version=data["version"],
-                    **system.values_from_post({**request.POST.dict(), **data}, table),
+                    **system.presentation.values_from_post({**request.POST.dict(), **data}, table),
                 )
 
         try:
@@ -208,7 +208,7 @@ def result_save(request, slug, table_id):
             error = "{error} {typed}".format(
                 error=error,
                 typed=_("Lo que escribiste: {values}.").format(
-                    values=system.typed_summary(request.POST)[:60]
+                    values=system.presentation.typed_summary(request.POST)[:60]
                 ),
             )
     done = None

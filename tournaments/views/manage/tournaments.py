@@ -18,9 +18,11 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from tournaments import services, systems, tasks
+from tournaments import imports, services, systems
 from tournaments.errors import DomainError
 from tournaments.forms import EntryForm, ImportForm, TournamentForm
+from tournaments.imports import jobs, reading
+from tournaments.imports.reading import quoted_list
 from tournaments.models import Entry, ImportJob
 from tournaments.permissions import is_director
 from tournaments.views.manage.access import (
@@ -166,7 +168,7 @@ def _tournament_page(
             "tied_groups": tied_groups,
             "actions": system.actions(t),
             "show_mode": len(system.modes) > 1,
-            "import_hint": system.import_hint,
+            "import_hint": imports.formats.of(t).hint,
             "import_jobs": _unfinished_jobs(t),
         },
         status=status,
@@ -413,7 +415,7 @@ def import_file(request, slug):
     and stores nothing new); the form's one-time token (``access.one_submission``) also spares
     a second copy the whole run and answers it as any repeated form: "Ya se había guardado".
 
-    A results file is imported in the background (``tasks.start_import``): what can be checked
+    A results file is imported in the background (``jobs.start_import``): what can be checked
     at once is (the form, the size, the encoding, the header, a file with no rows and the CSV
     syntax: a refusal of the whole file is said in one sentence; a refusal
     answers 400 with the tournament's page, as before, and nothing is queued); then the job is
@@ -427,9 +429,6 @@ def import_file(request, slug):
     )
     if not form.is_valid():
         return _tournament_page(request, t, import_form=form, status=400)
-    from tournaments import imports
-    from tournaments.imports import reading
-
     upload = form.cleaned_data["file"]
     if upload.size > 5 * 1024 * 1024:
         form.add_error("file", _("El archivo pasa de 5 MB."))
@@ -440,7 +439,7 @@ def import_file(request, slug):
         if form.cleaned_data["kind"] == "results":
             source = reading.open_file(data)  # CSV (, ; or tab; UTF-8, UTF-16, cp1252) or .xlsx
             text, notes = source.text, source.notes
-            header = tuple(systems.of(t).import_header)
+            header = tuple(imports.formats.of(t).header)
             if header:  # the file-level refusals at once: encoding, header, rows, CSV syntax
                 reading.read_rows(text, header)
         else:
@@ -461,7 +460,7 @@ def import_file(request, slug):
         return _tournament_page(
             request, t, import_form=form, import_errors=errors, import_notes=notes, status=400
         )
-    job = tasks.start_import(
+    job = jobs.start_import(
         acting_user=request.user,
         tournament=t,
         file_name=upload.name or "",
@@ -502,22 +501,22 @@ def import_job(request, slug, job_id):
 
 
 def _job_context(request, t, job: ImportJob) -> dict:
-    state, seen = tasks.job_state(job)
+    state, seen = jobs.job_state(job)
     done, total = (seen.done, seen.total) if seen is not None else (job.done, job.total)
     context = {
         "t": t,
         "job": job,
         "state": state,
-        "polling": state in (tasks.QUEUED, tasks.RUNNING),
+        "polling": state in (jobs.QUEUED, jobs.RUNNING),
         "done": done,
         "total": total,
         "percent": done * 100 // total if total else 0,
-        "stall_minutes": tasks.STALL_SECONDS // 60,
+        "stall_minutes": jobs.STALL_SECONDS // 60,
         "oob": bool(request.htmx),
     }
-    if state == tasks.DONE:
+    if state == jobs.DONE:
         context["report_messages"] = _report_messages(t, job.report or {})
-    elif state == tasks.FAILED:
+    elif state == jobs.FAILED:
         system = systems.of(t)
         refusal = job.refusal or {}
         context.update(
@@ -525,7 +524,7 @@ def _job_context(request, t, job: ImportJob) -> dict:
             import_errors=[tuple(e) for e in refusal.get("errors", [])],
             import_notes=refusal.get("notes", []),
             import_form=ImportForm(castigos=systems.CASTIGOS in system.actions(t)),
-            import_hint=system.import_hint,
+            import_hint=imports.formats.of(t).hint,
             actions=system.actions(t),
         )
     return context
@@ -572,7 +571,6 @@ NEW_PLAYERS_LISTED = 50
 def new_players_text(full_names: list[str]) -> str:
     """The players an import created, in one sentence: "Jugadores nuevos (2): «Ana Ruiz» y
     «Beto Gil»." (at most ``NEW_PLAYERS_LISTED`` names, then "y 12 más")."""
-    from tournaments.imports.reading import quoted_list
 
     count = len(full_names)
     if count > NEW_PLAYERS_LISTED:
@@ -590,7 +588,7 @@ def new_players_text(full_names: list[str]) -> str:
 @require_POST
 @submitted_once
 def import_retry(request, slug, job_id):
-    """Run a stalled import's file again (``tasks.retry_import``: the job is marked stopped and
+    """Run a stalled import's file again (``jobs.retry_import``: the job is marked stopped and
     a new job starts) and go to the new job's page; a job that is not stalled (it moved
     meanwhile, ended, or was retried already) is left alone, with a message. The button's form
     carries a one-time token: a second copy starts nothing more."""
@@ -599,7 +597,7 @@ def import_retry(request, slug, job_id):
     here = reverse("manage:import_job", args=[t.slug, job.pk])
     if request.submission.repeated:
         return request.submission.answer(request, here)
-    new = tasks.retry_import(job, acting_user=request.user)
+    new = jobs.retry_import(job, acting_user=request.user)
     if new is None:
         messages.info(request, _("Esa importación no está detenida: no se volvió a empezar."))
         return redirect(here)

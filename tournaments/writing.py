@@ -1,7 +1,8 @@
-"""What several services share: audit trail, name and number checks, table locks and versions.
+"""The writing helpers under every writer: audit trail, name and number checks, locks and versions.
 
-Public inside the package (the CSV imports and the Django admin use them too, to write the way
-the services do); not re-exported as services themselves.
+A layer of its own between the models and the writers (docs/ARCHITECTURE.md, "Layers"): the
+services, the scoring systems' ``record`` and the admin use them to write the way the services
+do; ``tournaments.services`` re-exports them. It imports only the models and the pure modules.
 """
 
 from __future__ import annotations

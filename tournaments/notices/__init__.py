@@ -3,10 +3,10 @@ tournament, the link that claims a player record, and the signed links they carr
 
 Who is told: a player with an email, ``notices_consent`` and not anonymised (``recipients``).
 What is sent is built here from the database (``placements``, ``pairings_message``,
-``reminder_message``, ``claim_message``); the background tasks (``tournaments.tasks``) send it,
-never the director's request: a round's pairings, once stored, enqueue
-``send_pairings_notices`` when their transaction commits (``enqueue_pairings``, called from
-``services.rounds._write_round``).
+``reminder_message``, ``claim_message``); the background tasks beside it
+(``tournaments.notices.tasks``) send it, never the director's request: a round's pairings, once
+stored, tell ``tournaments.events.round_paired`` when their transaction commits, and its
+listener enqueues ``send_pairings_notices`` (``tasks.enqueue_pairings``).
 
 Once: each message is a ``Notice`` row (player and round for the pairings, player and tournament
 for the reminder) created BEFORE the message goes out (``deliver``), so a round paired again,
@@ -191,19 +191,6 @@ def pairings_pending(round_id: int) -> bool:
         .exclude(pk__in=told.values("player_id"))
         .exists()
     )
-
-
-def enqueue_pairings(round_id: int) -> None:
-    """Put ``send_pairings_notices(round_id)`` on the queue when someone is to be told; called
-    once the transaction that stored the round's pairings commits. Never raises: a queue that
-    cannot be reached is logged (the director's pairings are stored all the same)."""
-    from tournaments.tasks import send_pairings_notices
-
-    try:
-        if pairings_pending(round_id):
-            send_pairings_notices.enqueue(round_id)
-    except Exception:
-        log.exception("could not enqueue the pairings notices of round %s", round_id)
 
 
 def reminder_players(t: Tournament) -> list[Player]:

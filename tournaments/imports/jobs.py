@@ -1,5 +1,5 @@
-"""Background tasks of the tournaments app (Django's tasks framework, ``settings.TASKS``): the
-results imports sent through the import page.
+"""The results imports sent through the import page, as background tasks (Django's tasks
+framework, ``settings.TASKS``): beside the imports they run.
 
 A page import is an ``ImportJob`` row: ``start_import`` creates it and enqueues
 ``import_results_task`` once the row is committed; the task (in ``manage.py db_worker``, or
@@ -13,11 +13,6 @@ If the worker dies mid-import its transaction rolls back (nothing is stored) and
 "running": ``job_state`` calls it stalled once nothing has moved for ``STALL_SECONDS``, and
 ``retry_import`` runs its file again as a new job (an import is idempotent: a file imported
 again finds its results recorded and stores nothing twice).
-
-The messages to players (``tournaments.notices``) are tasks too: ``send_pairings_notices``
-(enqueued when a round's pairings are stored), ``send_reminders`` (enqueued daily by
-``manage.py send_reminders``) and ``send_claim_link`` (the public claim form): a director's
-request never waits for a mail server.
 """
 
 from __future__ import annotations
@@ -26,18 +21,16 @@ import dataclasses
 import datetime as dt
 import logging
 from contextlib import contextmanager
-from functools import partial
 
 from django.conf import settings
-from django.core.mail import mailers
 from django.db import connection, transaction
 from django.tasks import task
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
-from tournaments import imports, notices, progress
+from tournaments import imports, progress
 from tournaments.errors import DomainError
-from tournaments.models import ImportJob, Notice, Player, Round, Tournament
+from tournaments.models import ImportJob, Tournament
 from tournaments.permissions import can_manage
 
 log = logging.getLogger(__name__)
@@ -231,105 +224,15 @@ def retry_import(job: ImportJob, *, acting_user) -> ImportJob | None:
     return new
 
 
-# --- messages to players (tournaments.notices) --------------------------------------------------
-
-
-class NoticesFailed(Exception):
-    """Some messages of a run could not go out (each is logged; their players will be told by
-    a later run): marks the task failed."""
-
-
-def _send_each(messages, *, kind: str) -> int:
-    """Deliver each ``(player, tournament, round, build)`` of ``messages`` once
-    (``notices.deliver``) over one mail connection. Returns how many went out; raises
-    ``NoticesFailed`` at the end when any failed (the others went out)."""
-    sent = failed = 0
-    with mailers.default as mailer:
-        for player, tournament, rnd, build in messages:
-            try:
-                if notices.deliver(
-                    kind=kind,
-                    player=player,
-                    tournament=tournament,
-                    round=rnd,
-                    build=build,
-                    mailer=mailer,
-                ):
-                    sent += 1
-            except Exception:
-                failed += 1
-                log.exception("could not send the %s notice to player %s", kind, player.pk)
-    if failed:
-        raise NoticesFailed(f"{failed} {kind} notice(s) could not be sent; {sent} sent")
-    return sent
-
-
-@task
-def send_pairings_notices(round_id: int) -> int:
-    """Tell every player of round ``round_id`` with an email and consent their table, side and
-    seat, partners and opponents (or that they rest), once per player and round whatever the
-    number of times the round is published (``Notice``). Nothing for a round gone or already
-    closed (a worker that was down for a while). Returns how many messages went out."""
-    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if rnd is None or rnd.closed:
-        return 0
-    with translation.override(settings.LANGUAGE_CODE):
-        return _send_each(
-            (
-                (place.player, rnd.tournament, rnd, partial(notices.pairings_message, place, rnd))
-                for place in notices.placements(rnd)
-                if notices.wants_notices(place.player)
-            ),
-            kind=Notice.Kind.PAIRINGS,
-        )
-
-
-@task
-def send_reminders(day: str) -> int:
-    """Remind the players entered in the tournaments starting on ``day`` (ISO date, normally
-    tomorrow: ``manage.py send_reminders``) that are published and not finished, once per
-    player and tournament. Returns how many messages went out."""
-    date = dt.date.fromisoformat(day)
-    published = (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
-    with translation.override(settings.LANGUAGE_CODE):
-        return _send_each(
-            (
-                (player, t, None, partial(notices.reminder_message, player, t))
-                for t in Tournament.objects.filter(date=date, status__in=published).order_by("pk")
-                for player in notices.reminder_players(t)
-            ),
-            kind=Notice.Kind.REMINDER,
-        )
-
-
-@task
-def send_claim_link(email: str, base_url: str, language: str = "") -> int:
-    """Send the links that claim the player records holding ``email`` (not claimed, not
-    anonymised) to that email, in ``language`` (the page's), opening on ``base_url``. Nothing
-    when the club has no such record: the form answered the same either way. Returns how many
-    records the message names."""
-    email = email.strip()
-    if not email:
-        return 0
-    players = list(
-        Player.objects.filter(
-            email__iexact=email, user__isnull=True, anonymised_at__isnull=True
-        ).order_by("full_name", "pk")
-    )
-    if not players:
-        return 0
-    with translation.override(language or settings.LANGUAGE_CODE):
-        mailers.default.send_messages([notices.claim_message(players, base_url)])
-    return len(players)
-
-
 __all__ = [
+    "DONE",
+    "FAILED",
+    "QUEUED",
+    "RUNNING",
+    "STALLED",
     "STALL_SECONDS",
     "import_results_task",
     "job_state",
     "retry_import",
-    "send_claim_link",
-    "send_pairings_notices",
-    "send_reminders",
     "start_import",
 ]

@@ -1,0 +1,57 @@
+"""What happened in the tournaments app, told to whoever listens (docs/ARCHITECTURE.md,
+"Layers"): the writers send, the listening modules connect in their app's ``ready``, so a
+writer never imports what reacts to it.
+
+- ``round_paired``: a round's pairings were saved (``services.rounds``; ``round_id``). Sent once
+  the transaction commits: the notices (``tournaments.notices``) mail each player their table.
+- ``batched()``: a long write (a results file: thousands of rows) asks the listeners that
+  gather per change to gather for the whole block and act once at its end: the ranking writes
+  one replay request for every table the file touched (``rankings.signals``). Listeners connect
+  to ``batch_started`` and ``batch_finished`` (``ok``: the block ended without an error).
+
+Changes of rows themselves travel by Django's model signals (``post_save`` ...), which the page
+cache (``clubsite.pagecache``) and the ranking (``rankings.signals``) connect.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from functools import partial
+
+from django.db import transaction
+from django.dispatch import Signal
+
+#: A round's pairings were saved (kwargs: ``round_id``), sent after the commit.
+round_paired = Signal()
+#: The outermost ``batched()`` block began / ended (kwargs of the end: ``ok``).
+batch_started = Signal()
+batch_finished = Signal()
+
+_depth = threading.local()
+
+
+def send_after_commit(signal: Signal, **kwargs) -> None:
+    """Send ``signal`` (sender None, ``kwargs``) once the running transaction commits; never
+    if it rolls back; at once outside a transaction."""
+    transaction.on_commit(partial(signal.send, sender=None, **kwargs))
+
+
+@contextmanager
+def batched():
+    """One block of many writes: ``batch_started`` on entering the outermost block,
+    ``batch_finished`` (``ok`` True, or False when it raises) on leaving it. Nested blocks are
+    part of the outer one. Use inside the block's transaction, so what the listeners write at
+    the end commits with it."""
+    depth = getattr(_depth, "value", 0)
+    _depth.value = depth + 1
+    if depth == 0:
+        batch_started.send(sender=None)
+    ok = False
+    try:
+        yield
+        ok = True
+    finally:
+        _depth.value = depth
+        if depth == 0:
+            batch_finished.send(sender=None, ok=ok)

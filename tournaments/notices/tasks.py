@@ -1,0 +1,138 @@
+"""The messages to players as background tasks (Django's tasks framework, ``settings.TASKS``),
+beside what they send (``tournaments.notices``): ``send_pairings_notices`` (enqueued when a
+round's pairings are stored: ``tournaments.events.round_paired``, connected by the app's
+``ready``), ``send_reminders`` (enqueued daily by ``manage.py send_reminders``) and
+``send_claim_link`` (the public claim form). A director's request never waits for a mail
+server.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from functools import partial
+
+from django.conf import settings
+from django.core.mail import mailers
+from django.tasks import task
+from django.utils import translation
+
+from tournaments import notices
+from tournaments.models import Notice, Player, Round, Tournament
+
+log = logging.getLogger(__name__)
+
+
+class NoticesFailed(Exception):
+    """Some messages of a run could not go out (each is logged; their players will be told by
+    a later run): marks the task failed."""
+
+
+def _send_each(messages, *, kind: str) -> int:
+    """Deliver each ``(player, tournament, round, build)`` of ``messages`` once
+    (``notices.deliver``) over one mail connection. Returns how many went out; raises
+    ``NoticesFailed`` at the end when any failed (the others went out)."""
+    sent = failed = 0
+    with mailers.default as mailer:
+        for player, tournament, rnd, build in messages:
+            try:
+                if notices.deliver(
+                    kind=kind,
+                    player=player,
+                    tournament=tournament,
+                    round=rnd,
+                    build=build,
+                    mailer=mailer,
+                ):
+                    sent += 1
+            except Exception:
+                failed += 1
+                log.exception("could not send the %s notice to player %s", kind, player.pk)
+    if failed:
+        raise NoticesFailed(f"{failed} {kind} notice(s) could not be sent; {sent} sent")
+    return sent
+
+
+@task
+def send_pairings_notices(round_id: int) -> int:
+    """Tell every player of round ``round_id`` with an email and consent their table, side and
+    seat, partners and opponents (or that they rest), once per player and round whatever the
+    number of times the round is published (``Notice``). Nothing for a round gone or already
+    closed (a worker that was down for a while). Returns how many messages went out."""
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None or rnd.closed:
+        return 0
+    with translation.override(settings.LANGUAGE_CODE):
+        return _send_each(
+            (
+                (place.player, rnd.tournament, rnd, partial(notices.pairings_message, place, rnd))
+                for place in notices.placements(rnd)
+                if notices.wants_notices(place.player)
+            ),
+            kind=Notice.Kind.PAIRINGS,
+        )
+
+
+@task
+def send_reminders(day: str) -> int:
+    """Remind the players entered in the tournaments starting on ``day`` (ISO date, normally
+    tomorrow: ``manage.py send_reminders``) that are published and not finished, once per
+    player and tournament. Returns how many messages went out."""
+    date = dt.date.fromisoformat(day)
+    published = (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    with translation.override(settings.LANGUAGE_CODE):
+        return _send_each(
+            (
+                (player, t, None, partial(notices.reminder_message, player, t))
+                for t in Tournament.objects.filter(date=date, status__in=published).order_by("pk")
+                for player in notices.reminder_players(t)
+            ),
+            kind=Notice.Kind.REMINDER,
+        )
+
+
+@task
+def send_claim_link(email: str, base_url: str, language: str = "") -> int:
+    """Send the links that claim the player records holding ``email`` (not claimed, not
+    anonymised) to that email, in ``language`` (the page's), opening on ``base_url``. Nothing
+    when the club has no such record: the form answered the same either way. Returns how many
+    records the message names."""
+    email = email.strip()
+    if not email:
+        return 0
+    players = list(
+        Player.objects.filter(
+            email__iexact=email, user__isnull=True, anonymised_at__isnull=True
+        ).order_by("full_name", "pk")
+    )
+    if not players:
+        return 0
+    with translation.override(language or settings.LANGUAGE_CODE):
+        mailers.default.send_messages([notices.claim_message(players, base_url)])
+    return len(players)
+
+
+def enqueue_pairings(round_id: int) -> None:
+    """Put ``send_pairings_notices(round_id)`` on the queue when someone is to be told; called
+    once the transaction that stored the round's pairings commits. Never raises: a queue that
+    cannot be reached is logged (the director's pairings are stored all the same)."""
+    try:
+        if notices.pairings_pending(round_id):
+            send_pairings_notices.enqueue(round_id)
+    except Exception:
+        log.exception("could not enqueue the pairings notices of round %s", round_id)
+
+
+def round_paired(sender, round_id: int, **kwargs) -> None:
+    """``tournaments.events.round_paired``: tell the round's players (``enqueue_pairings``)."""
+    enqueue_pairings(round_id)
+
+
+__all__ = [
+    "NoticesFailed",
+    "enqueue_pairings",
+    "round_paired",
+    "send_claim_link",
+    "send_pairings_notices",
+    "send_reminders",
+]
