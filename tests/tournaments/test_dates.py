@@ -98,6 +98,8 @@ def test_the_window_edges():
     day = dt.date(2026, 3, 14)
     timing.check_played_at(dt.datetime(2026, 3, 14, 0, 0, tzinfo=LOCAL), day)
     timing.check_played_at(dt.datetime(2026, 3, 15, 5, 59, tzinfo=LOCAL), day)
+    # SCORING.md §9: before 06:00 of the next day, to the second
+    timing.check_played_at(dt.datetime(2026, 3, 15, 5, 59, 59, 999999, tzinfo=LOCAL), day)
     with pytest.raises(DomainError) as caught:
         timing.check_played_at(dt.datetime(2026, 3, 15, 6, 0, tzinfo=LOCAL), day)
     assert caught.value.message == (

@@ -71,7 +71,8 @@ MESSAGES: dict[str, str] = {
     ),
     "bye_with_games": gettext_noop(
         "La ronda libre del competidor {entry_id} en la ronda {round} no lleva partidas "
-        "anotadas: cuenta siempre como un encuentro ganado 2–0."
+        "anotadas: cuenta siempre como un encuentro ganado por el mínimo del formato (1–0, "
+        "2–0 o 3–0 al mejor de 1, 3 o 5)."
     ),
     "round_entry_twice": gettext_noop(
         "El competidor {entry_id} tiene más de un encuentro o ronda libre en la ronda {round}."

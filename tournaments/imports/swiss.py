@@ -80,7 +80,8 @@ MATCH_MESSAGES = {
     ),
     "bye_line_games": gettext_noop(
         "Una ronda libre (player_b vacío) no lleva partidas: cuenta siempre como un encuentro "
-        "ganado 2–0. Borra las partidas o escribe el rival."
+        "ganado por el mínimo del formato (1–0, 2–0 o 3–0 al mejor de 1, 3 o 5). Borra las "
+        "partidas o escribe el rival."
     ),
     "drop_before_later_round": gettext_noop(
         "«{name}» no puede retirarse después de la ronda {round}: ya juega o descansa en la "

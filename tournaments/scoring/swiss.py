@@ -26,7 +26,7 @@ from tournaments.scoring.ordering import by_figure, rank
 
 FLOOR = Fraction(33, 100)  # minimum MWP/GWP of SCORING.md §3 ("if below 0.33, use 0.33")
 BEST_OF = (1, 3, 5)
-BYE_GAMES_WON = 2  # a bye is a match won 2–0 (SCORING.md §3)
+BYE_GAMES_WON = 2  # a bye is a match won 2–0 at best of 3 (SCORING.md §3; §9: bye_games_won)
 # Tiebreakers after match points, in order (SCORING.md §3); each is also its figure's key
 # and the ``decided_by`` name it gives.
 _CRITERIA = ("omw", "gwp", "ogw")
@@ -141,6 +141,13 @@ def ogw(opponent_gwps: Iterable[Fraction]) -> Fraction:
     return _opponents_mean(opponent_gwps)
 
 
+def bye_games_won(best_of: int | None) -> int:
+    """The games a bye wins: the smallest winning score of the format, ⌈best_of/2⌉ to 0 (1–0 at
+    best of 1, 2–0 at best of 3, 3–0 at best of 5; SCORING.md §9 "Swiss byes"); 2 when the
+    format is not given (seed 000's best of 3)."""
+    return BYE_GAMES_WON if best_of is None else (best_of + 1) // 2
+
+
 def validate_match(games_a: int, games_b: int, games_drawn: int, *, best_of: int) -> None:
     """Reject a match result that cannot happen in a best-of-``best_of`` match (seed 000,
     SCORING.md §3).
@@ -199,6 +206,7 @@ def standings(
     *,
     sorteo: dict[int, int] | None = None,
     best_of: int | None = None,
+    bye_best_of: int | None = None,
 ) -> list[StandingRow]:
     """Swiss standings (seed 000, SCORING.md §3).
 
@@ -206,7 +214,8 @@ def standings(
     ``matches`` (``Match`` objects, byes included); ``sorteo`` entry id → lot number (``int``
     ≥ 0, lower ranks higher); ``best_of`` 1, 3 or 5 to check every match with
     ``validate_match``; with ``None`` (the default) only what holds for any best-of is checked
-    (whole, non-negative, non-empty games).
+    (whole, non-negative, non-empty games). A bye is a match won by ``bye_games_won`` of the
+    format (``bye_best_of``, else ``best_of``; neither: 2–0, SCORING.md §9).
 
     Figures per entry (``StandingRow.figures``): ``wins``, ``losses``, ``draws`` (matches,
     ``wins`` including byes, as in the seed), ``byes``, ``match_points``, ``game_points``,
@@ -238,6 +247,7 @@ def standings(
         known.add(entry_id)
     sorteo = _count_map(sorteo, "Sorteo", known)
 
+    bye_games = bye_games_won(bye_best_of if bye_best_of is not None else best_of)
     names = ("wins", "losses", "draws", "byes", "game_points", "games_played")
     figures = {e: dict.fromkeys(names, 0) for e in entry_ids}
     opponents: dict[int, list[int]] = {e: [] for e in entry_ids}  # one id per match played
@@ -260,8 +270,8 @@ def standings(
             f = figures[match.entry_a]
             f["wins"] += 1
             f["byes"] += 1
-            f["game_points"] += game_points(BYE_GAMES_WON, 0, 0)
-            f["games_played"] += BYE_GAMES_WON
+            f["game_points"] += game_points(bye_games, 0, 0)
+            f["games_played"] += bye_games
             continue
         if best_of is not None:
             validate_match(match.games_a, match.games_b, match.games_drawn, best_of=best_of)

@@ -131,6 +131,10 @@ def neutral_score(scores3: Sequence[int]) -> int:
     return int(tenths.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+#: Each seat's percentage at a table whose scores are all 0 (SCORING.md §9): 100 / 4 seats.
+ALL_ZERO_SHARE = Decimal("25.00")
+
+
 def _percentage(own: int, total: int) -> Decimal:
     """100 × own / total as a ``Decimal`` with 2 decimals, half up; total 0 → 0.00."""
     if total == 0:
@@ -157,10 +161,14 @@ def game_percentages(scores: Sequence[int]) -> list[Decimal]:
 
     ``scores``: 3 or 4 in-game VP. Each is ``100 × own / table_total(scores)`` rounded to
     2 decimals half up, as a ``Decimal`` (e.g. ``Decimal("31.25")``); a 3-player table adds the
-    neutral fourth score to the total only. A table total of 0 gives ``Decimal("0.00")`` each.
+    neutral fourth score to the total only. A table whose scores are all 0 shares the table
+    equally among its four seats, the neutral one included: ``Decimal("25.00")`` each
+    (SCORING.md §9).
     10 of 32 → 31.25; 8 of 30 → 26.67; 10 of 33 → 30.30. Raises ``validate_table``'s codes.
     """
     total = table_total(scores)
+    if total == 0:  # SCORING.md §9: an equal share of a table of four seats
+        return [ALL_ZERO_SHARE] * len(scores)
     return [_percentage(own, total) for own in scores]
 
 

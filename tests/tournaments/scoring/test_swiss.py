@@ -292,6 +292,22 @@ def test_a_bye_counts_as_a_match_won_2_0():
     }
 
 
+@pytest.mark.parametrize(
+    ("best_of", "games"),
+    [(1, 1), (3, 2), (5, 3), (None, 2)],
+)
+def test_a_bye_is_won_by_the_formats_smallest_winning_score(best_of, games):
+    # SCORING.md §9 "Swiss byes": 1–0 at best of 1, 2–0 at best of 3, 3–0 at best of 5.
+    # A bye and a lost match: the games count changes GWP, never the match points.
+    matches = [Match(1, 1, None), Match(2, 1, 2, games_a=0, games_b=games)]
+    rows = standings([1, 2], matches, bye_best_of=best_of)
+    f = next(row.figures for row in rows if row.entry_id == 1)
+    assert (f["match_points"], f["game_points"], f["games_played"]) == (3, 3 * games, 2 * games)
+    assert f["gwp"] == Fraction(1, 2)
+    played = standings([1, 2], [Match(1, 1, None)], best_of=best_of or 3)[0].figures
+    assert played["games_played"] == ((best_of or 3) + 1) // 2
+
+
 def test_only_byes_means_no_opponents_and_omw_ogw_at_the_floor():
     f = standings([1], [Match(1, 1, None), Match(2, 1, None)])[0].figures
     assert (f["omw"], f["ogw"]) == (FLOOR, FLOOR)

@@ -127,9 +127,10 @@ def test_percentages_keep_two_decimals():
     assert [str(p) for p in game_percentages([10, 9, 8, 6])] == ["30.30", "27.27", "24.24", "18.18"]
 
 
-def test_table_total_of_0_gives_0_each():
-    assert game_percentages([0, 0, 0, 0]) == [Decimal("0.00")] * 4
-    assert game_percentages([0, 0, 0]) == [Decimal("0.00")] * 3
+def test_a_table_whose_scores_are_all_0_gives_each_seat_25_percent():
+    # SCORING.md §9: every seat, the neutral one included, takes an equal share (25.00 each)
+    assert game_percentages([0, 0, 0, 0]) == [Decimal("25.00")] * 4
+    assert game_percentages([0, 0, 0]) == [Decimal("25.00")] * 3
 
 
 # --- Validation ------------------------------------------------------------------------------

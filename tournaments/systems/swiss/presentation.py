@@ -7,6 +7,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.numbers import format_percentage as pct
+from tournaments.scoring import swiss as scoring
 from tournaments.systems.base import Card, Column, RowField, outcome, own_first
 from tournaments.systems.presentation import Presentation
 
@@ -31,7 +32,12 @@ class SwissPresentation(Presentation):
                 gettext("Encuentros"),
                 gettext("al mejor de {best_of} partidas").format(best_of=tournament.best_of),
             ),
-            (gettext("Ronda libre"), gettext("encuentro ganado 2–0 (3 puntos de encuentro)")),
+            (
+                gettext("Ronda libre"),
+                gettext("encuentro ganado {games}–0 (3 puntos de encuentro)").format(
+                    games=scoring.bye_games_won(tournament.best_of)
+                ),
+            ),
             (gettext("Ranking"), gettext("no cuenta")),
         ]
 

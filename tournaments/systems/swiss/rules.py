@@ -129,7 +129,12 @@ class Swiss(ScoringSystem):
         scoring.validate_match(games_a, games_b, games_drawn, best_of=tournament.best_of)
 
     def rank(self, tournament, inputs) -> list:
-        return scoring.standings(inputs["entry_ids"], inputs["matches"], sorteo=inputs["sorteo"])
+        return scoring.standings(
+            inputs["entry_ids"],
+            inputs["matches"],
+            sorteo=inputs["sorteo"],
+            bye_best_of=tournament.best_of,
+        )
 
     def first_figure(self) -> str:
         return "match_points"
