@@ -49,11 +49,13 @@ demo: setup
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
 	@# The background worker (ledger replays, long imports) beside the web server, started again
-	@# if it stops (on SQLite a long write elsewhere can make it give up); both stop together
+	@# if it stops (on SQLite a long write elsewhere can make it give up), after recovering the
+	@# task a stopped one left "running" (manage.py recover_tasks); both stop together
 	@# (Ctrl-C). The links in the messages to players point at this server (DJANGO_SITE_URL).
 	export DJANGO_SITE_URL="$${DJANGO_SITE_URL:-http://$(HOST)}"; \
 	( trap 'kill $$CHILD 2>/dev/null; exit 0' INT TERM; \
-	  while :; do $(PY) manage.py db_worker --interval 0.5 --no-reload --verbosity 0 & CHILD=$$!; \
+	  while :; do $(PY) manage.py recover_tasks >/dev/null; \
+	  $(PY) manage.py db_worker --interval 0.5 --no-reload --verbosity 0 & CHILD=$$!; \
 	  wait $$CHILD; sleep 1; done ) & WORKER=$$!; \
 	trap 'kill $$WORKER 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST)

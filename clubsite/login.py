@@ -19,6 +19,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext
 
+from clubsite.limits import release
 from tournaments.models import Tournament
 from tournaments.permissions import can_enter_manage_area, can_manage, is_director
 
@@ -89,7 +90,12 @@ def may_open(request, url: str) -> bool:
 class LandingLoginView(auth_views.LoginView):
     """Django's login view (same form, template, django-axes throttling) whose success answer
     goes to ``next`` when it is local and allowed to the user (``may_open``), else to the
-    user's ``landing_url``."""
+    user's ``landing_url``. Its URL is ``clubsite.limits.limited("login")``: a successful
+    login gives its try back (``release``), so only the failures use up the connection's."""
+
+    def form_valid(self, form):
+        release(self.request)
+        return super().form_valid(form)
 
     def get_success_url(self):
         url = self.get_redirect_url()  # "" unless on this host (and https when secure)

@@ -29,6 +29,8 @@ class TournamentsConfig(AppConfig):
 
         # Listeners of the app's own events (tournaments.events): a paired round is mailed.
         events.round_paired.connect(notice_tasks.round_paired, dispatch_uid="notices")
+        # ... and an account's old email is told it changed.
+        events.email_changed.connect(notice_tasks.email_changed, dispatch_uid="notices")
 
         # tournaments.errors is pure (no Django): its messages are Spanish msgids, translated
         # when shown through this hook, in the language active at that moment.

@@ -4,6 +4,9 @@ writer never imports what reacts to it.
 
 - ``round_paired``: a round's pairings were saved (``services.rounds``; ``round_id``). Sent once
   the transaction commits: the notices (``tournaments.notices``) mail each player their table.
+- ``email_changed``: an account's email changed (``services.accounts.update_contact``;
+  ``old``: the addresses it had, ``new``, ``username``). Sent once the transaction commits: the
+  notices warn each old address.
 - ``batched()``: a long write (a results file: thousands of rows) asks the listeners that
   gather per change to gather for the whole block and act once at its end: the ranking writes
   one replay request for every table the file touched (``rankings.signals``). Listeners connect
@@ -24,6 +27,9 @@ from django.dispatch import Signal
 
 #: A round's pairings were saved (kwargs: ``round_id``), sent after the commit.
 round_paired = Signal()
+#: An account's email changed (kwargs: ``old`` list of addresses, ``new``, ``username``), sent
+#: after the commit.
+email_changed = Signal()
 #: The outermost ``batched()`` block began / ended (kwargs of the end: ``ok``).
 batch_started = Signal()
 batch_finished = Signal()

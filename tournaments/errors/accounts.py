@@ -16,14 +16,14 @@ MESSAGES: dict[str, str] = {
         "Este enlace ya no vale: caducó, ya se usó o el correo de la ficha cambió. Pide otro."
     ),
     "consent_needs_email": gettext_noop("Para recibir avisos por correo, escribe tu correo."),
+    "email_change_password": gettext_noop(
+        "Para cambiar tu correo, escribe tu contraseña actual: la que usas para entrar."
+    ),
     "self_check_in_off": gettext_noop(
         "Este torneo no permite marcarse presente desde el teléfono: avisa al director."
     ),
     "check_in_code_wrong": gettext_noop(
         "Ese no es el código del día: búscalo en el local (lo tiene el director)."
-    ),
-    "check_in_too_many": gettext_noop(
-        "Demasiados intentos con un código equivocado: espera unos minutos o avisa al director."
     ),
     "open_rounds": gettext_noop(
         "El torneo tiene rondas abiertas ({rounds}): ciérralas antes de darlo por terminado."

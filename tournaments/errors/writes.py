@@ -72,9 +72,6 @@ MESSAGES: dict[str, str] = {
     "max_entries_below": gettext_noop(
         "El máximo ({most}) no puede ser menor que las inscripciones que ya hay ({count})."
     ),
-    "signup_too_many": gettext_noop(
-        "Demasiadas solicitudes desde esta conexión: espera un rato y vuelve a intentarlo."
-    ),
     # The round clock (tournaments/services/clock.py)
     "clock_no_time_limit": gettext_noop(
         "Este torneo no tiene tiempo límite: el reloj no se puede poner en marcha. Ponle un "

@@ -1,5 +1,6 @@
 """Messages to players by email: a round's table (pairings), the reminder the day before a
-tournament, the link that claims a player record, and the signed links they carry.
+tournament, the link that claims a player record, the warning to the old address when an
+account's email changes, and the signed links they carry.
 
 Who is told: a player with an email, ``notices_consent`` and not anonymised (``recipients``).
 What is sent is built here from the database (``placements``, ``pairings_message``,
@@ -324,6 +325,45 @@ def claim_message(players: list[Player], base_url: str) -> EmailMessage:
     subject = gettext("tu ficha de jugador")
     # Asked for by the reader, not a notice: no "you accepted notices" footer, no unsubscribe.
     return _message(subject, lines, players[0].email, None)
+
+
+def masked(email: str) -> str:
+    """``email`` with its local part hidden but its first character ("a…@example.org"), for a
+    message to another address; "" for "" ."""
+    local, at, domain = (email or "").strip().partition("@")
+    if not local:
+        return ""
+    return f"{local[0]}…{at}{domain}"
+
+
+def email_changed_message(old: str, new: str, username: str) -> EmailMessage:
+    """The warning sent to ``old`` when the email of account ``username`` (and its player
+    record) became ``new`` ("" when it was removed): the new address half hidden (``masked``),
+    and what to do if it was not them. Asked for by nobody: no unsubscribe link (an account's
+    security is not a notice)."""
+    lines = [gettext("Hola:"), ""]
+    if new:
+        lines.append(
+            gettext(
+                "El correo de la cuenta «{username}» del sitio del club cambió: ahora es {email}, "
+                "y este ya no recibe sus mensajes."
+            ).format(username=username, email=masked(new))
+        )
+    else:
+        lines.append(
+            gettext(
+                "La cuenta «{username}» del sitio del club ya no tiene correo: este ya no recibe "
+                "sus mensajes."
+            ).format(username=username)
+        )
+    lines += [
+        "",
+        gettext(
+            "Si no lo cambiaste tú, alguien entró con tu contraseña: avisa a un director del "
+            "club para que te devuelva la cuenta."
+        ),
+    ]
+    return _message(gettext("el correo de tu cuenta cambió"), lines, old, None)
 
 
 # --- sending once ------------------------------------------------------------------------------

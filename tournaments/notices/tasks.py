@@ -1,9 +1,15 @@
 """The messages to players as background tasks (Django's tasks framework, ``settings.TASKS``),
 beside what they send (``tournaments.notices``): ``send_pairings_notices`` (enqueued when a
 round's pairings are stored: ``tournaments.events.round_paired``, connected by the app's
-``ready``), ``send_reminders`` (enqueued daily by ``manage.py send_reminders``) and
-``send_claim_link`` (the public claim form). A director's request never waits for a mail
-server.
+``ready``), ``send_reminders`` (enqueued daily by ``manage.py send_reminders``),
+``send_claim_link`` (the public claim form), ``send_password_reset`` (the password reset form)
+and ``send_email_changed`` (an account's email changed: ``tournaments.events.email_changed``).
+No request waits for a mail server, and the public forms do the same work whether the club
+knows the address or not (they enqueue; the task looks the address up).
+
+A queued task's arguments hold an email address until it runs: anonymising a player erases
+theirs from the queue too (``clubsite.taskqueue.scrub``), and every task here does nothing for
+an empty address.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import logging
 from functools import partial
 
 from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import mailers
 from django.tasks import task
 from django.utils import translation
@@ -112,6 +119,43 @@ def send_claim_link(email: str, base_url: str, language: str = "") -> int:
     return len(players)
 
 
+@task
+def send_password_reset(email: str, domain: str, use_https: bool, language: str = "") -> int:
+    """Send Django's password reset message (templates/registration/password_reset_*) to each
+    active account with a usable password whose email is ``email`` (case ignored), its link
+    on ``domain`` (https when ``use_https``), in ``language``. Nothing for an unknown or empty
+    address: the form answered the same either way. Returns how many accounts were mailed."""
+    form = PasswordResetForm({"email": (email or "").strip()})
+    if not email.strip() or not form.is_valid():
+        return 0
+    users = list(form.get_users(form.cleaned_data["email"]))
+    if users:
+        with translation.override(language or settings.LANGUAGE_CODE):
+            form.save(domain_override=domain, use_https=use_https)
+    return len(users)
+
+
+@task
+def send_email_changed(old: str, new: str, username: str, language: str = "") -> int:
+    """Warn ``old`` that account ``username``'s email became ``new`` (``""``: removed),
+    ``notices.email_changed_message``. Nothing for an empty ``old``. Returns the messages sent
+    (0 or 1)."""
+    if not (old or "").strip():
+        return 0
+    with translation.override(language or settings.LANGUAGE_CODE):
+        message = notices.email_changed_message(old.strip(), (new or "").strip(), username)
+        mailers.default.send_messages([message])
+    return 1
+
+
+def email_changed(sender, old: list[str], new: str, username: str, **kwargs) -> None:
+    """``tournaments.events.email_changed`` (after the commit, in the request that changed
+    it): enqueue ``send_email_changed`` for each old address, in the page's language."""
+    language = translation.get_language() or ""
+    for address in old:
+        send_email_changed.enqueue(address, new, username, language)
+
+
 def enqueue_pairings(round_id: int) -> None:
     """Put ``send_pairings_notices(round_id)`` on the queue when someone is to be told; called
     once the transaction that stored the round's pairings commits. Never raises: a queue that
@@ -130,9 +174,12 @@ def round_paired(sender, round_id: int, **kwargs) -> None:
 
 __all__ = [
     "NoticesFailed",
+    "email_changed",
     "enqueue_pairings",
     "round_paired",
     "send_claim_link",
+    "send_email_changed",
+    "send_password_reset",
     "send_pairings_notices",
     "send_reminders",
 ]

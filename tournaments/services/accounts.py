@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from tournaments import events
 from tournaments.errors import DomainError
 from tournaments.models import Player
 from tournaments.writing import audit
@@ -58,24 +59,56 @@ def create_account_and_claim(*, player: Player, username: str, password: str):
 
 @transaction.atomic
 def update_contact(
-    *, acting_user, player: Player, email: str, phone: str, notices_consent: bool
+    *,
+    acting_user,
+    player: Player,
+    email: str,
+    phone: str,
+    notices_consent: bool,
+    current_password: str = "",
 ) -> Player:
-    """A player's own contact details and consent to notices (their page, /cuenta/). The
-    account's email follows the record's when it was the same (or empty). Raises DomainError
-    "consent_needs_email" (consent without an email)."""
+    """A player's own contact details and consent to notices (their page, /cuenta/;
+    ``acting_user`` is the account joined to ``player``). The account's email follows the
+    record's when it was the same (or empty).
+
+    Changing the email (adding, changing or removing it; case and spaces aside) needs the
+    account's ``current_password``: the email is where a password reset goes, so someone at an
+    unattended session cannot take the account with it. Once committed, each old address (the
+    record's and the account's) is warned (``events.email_changed``).
+
+    Raises DomainError "consent_needs_email" (consent without an email),
+    "email_change_password" (the email changes and ``current_password`` is not the account's
+    password)."""
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     email = (email or "").strip()
     if notices_consent and not email:
         raise DomainError("consent_needs_email")
     old = player.email
+    user = player.user
+    changed = email.lower() != old.strip().lower()
+    if changed and (
+        acting_user is None
+        or not acting_user.is_authenticated
+        or not acting_user.check_password(current_password or "")
+    ):
+        raise DomainError("email_change_password")
     player.email = email
     player.phone = (phone or "").strip()[:40]
     player.notices_consent = bool(notices_consent)
     audit(player, acting_user).save()
-    user = player.user
+    told = {old.strip().lower(): old.strip()} if old.strip() else {}
     if user is not None and email and (not user.email or user.email.lower() == old.lower()):
+        if user.email:
+            told.setdefault(user.email.strip().lower(), user.email.strip())
         user.email = email
         user.save(update_fields=["email"])
+    if changed and told:
+        events.send_after_commit(
+            events.email_changed,
+            old=[told[key] for key in sorted(told)],
+            new=email,
+            username=(user or acting_user).get_username(),
+        )
     return player
 
 

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from clubsite import taskqueue
 from tournaments import names
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import Entry, Player, SignUp, name_key
@@ -28,9 +29,12 @@ def similar_players(full_name: str, *, exclude_id: int | None = None) -> list[Pl
     return [p for p in qs if names.key(p.full_name) == wanted]
 
 
-def _check_member_number(member_number: str | None, exclude_id: int | None) -> str | None:
+def _check_member_number(
+    member_number: str | None, exclude_id: int | None, *, drop_taken: bool = False
+) -> str | None:
     """The member number trimmed (None if empty). Raises DomainError "member_number_too_long",
-    "member_number_taken" (another player has it, ignoring case)."""
+    "member_number_taken" (another player has it, ignoring case), or with ``drop_taken``
+    returns None for a taken one (the same one query either way)."""
     member_number = (member_number or "").strip() or None
     if member_number is None:
         return None
@@ -40,6 +44,8 @@ def _check_member_number(member_number: str | None, exclude_id: int | None) -> s
     if exclude_id:
         qs = qs.exclude(pk=exclude_id)
     if qs.exists():
+        if drop_taken:
+            return None
         raise DomainError("member_number_taken", number=member_number)
     return member_number
 
@@ -54,11 +60,13 @@ def create_player(
     email: str = "",
     phone: str = "",
     notices_consent: bool = False,
+    drop_taken_member_number: bool = False,
 ) -> Player:
     """Register a player. The name and nickname are stored cleaned (``clean_name``: invisible
     and control characters dropped, spaces collapsed, NFC). ``notices_consent``: the player
     agreed to notices by email (told the club in person or in writing); kept only with an
-    email.
+    email. ``drop_taken_member_number``: a member number another player has is left out
+    instead of refused (the public sign-up: its answer must not tell which numbers exist).
 
     Only a club director may add players to the club (``permissions.is_director``: the player
     form's rule, here once for every path, CSV imports included); ``acting_user`` None (a
@@ -74,7 +82,9 @@ def create_player(
     player = Player(
         full_name=name,
         nickname=clean_name(nickname, field=gettext_noop("apodo"), required=False, max_length=60),
-        member_number=_check_member_number(member_number, None),
+        member_number=_check_member_number(
+            member_number, None, drop_taken=drop_taken_member_number
+        ),
         email=(email or "").strip(),
         phone=(phone or "").strip()[:40],
     )
@@ -148,7 +158,9 @@ def anonymise_player(*, acting_user, player: Player) -> Player:
     requests that name them (and their history); consent to notices goes, the account is
     unlinked (the account itself stays: it may be a director's) and the record is deactivated.
     Results, castigos and the ranking stay, under the new name. Audited: the history keeps
-    who anonymised it and when (``anonymised_at``).
+    who anonymised it and when (``anonymised_at``). The emails (the record's, and those its
+    sign-up requests were made with) are erased from the background tasks' queue too (``clubsite.taskqueue.scrub``: a claim link or a reset mail still
+    waiting sends nothing).
 
     The page that calls it is a club director's (``permissions.is_director``). Raises
     DomainError "player_anonymised" (already done)."""
@@ -156,6 +168,9 @@ def anonymise_player(*, acting_user, player: Player) -> Player:
     if player.anonymised_at is not None:
         raise DomainError("player_anonymised", name=player.full_name)
     name = anonymous_name(player)
+    typed = SignUp.objects.filter(player=player).exclude(email="").values_list("email", flat=True)
+    for email in {e.strip().lower() for e in [player.email, *typed] if e.strip()}:
+        taskqueue.scrub(email)
     erased = {"nickname": "", "member_number": None, "email": "", "phone": ""}
     Player.history.filter(id=player.pk).update(full_name=name, name_key=name_key(name), **erased)
     for field, value in erased.items():

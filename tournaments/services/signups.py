@@ -9,6 +9,10 @@ The rule (one place, here):
   their member number, email or phone as the club has them; a name the club already has without a
   matching number or email is refused (nobody signs up in someone else's name, and the club
   gets no duplicate). Someone new leaves a name and a contact (email or phone).
+* No answer tells whether a member number, email or phone belongs to someone: the refusal of a
+  known name is one sentence whatever was typed, and a newcomer's member number that another
+  player has is simply not given to the new player (``_accept``). The page limits the tries
+  (``clubsite.limits``: per connection, and per name from anywhere).
 * The partner is the club's player of that name when there is exactly one, else a new player.
 * Accepted at once when the tournament needs no approval and has room (``max_entries``); with
   no room the request waits (``WAITING``, first come first served, moved up by
@@ -182,7 +186,9 @@ def waiting_place(signup: SignUp) -> int | None:
 
 def _accept(signup: SignUp, acting_user) -> None:
     """Create the new players and the entry of ``signup`` (not saved yet); the tournament is
-    locked by the caller."""
+    locked by the caller. A new player's member number is the one typed unless another player
+    has it: then the new player gets none (the request keeps what was typed, for the
+    director), never a refusal that would tell a stranger which member numbers exist."""
     t = signup.tournament
     if signup.player is None:
         signup.player = create_player(
@@ -191,6 +197,7 @@ def _accept(signup: SignUp, acting_user) -> None:
             member_number=signup.member_number or None,
             email=signup.email,
             phone=signup.phone,
+            drop_taken_member_number=True,
         )
     if signup.partner_name and signup.partner is None:
         signup.partner = create_player(acting_user=None, full_name=signup.partner_name)

@@ -1,24 +1,26 @@
 """A player's own pages (issue "accounts"): claiming their player record through a link sent to
 the email the club holds (``/cuenta/jugador/``), their page (``/cuenta/``: entries, sign-up
-requests, contact details and consent to notices) and the unsubscribe link of every notice
-(``/avisos/baja/<token>/``, no login). The password reset is Django's own (clubsite/urls.py).
+requests, contact details and consent to notices), the unsubscribe link of every notice
+(``/avisos/baja/<token>/``, no login) and the password reset (Django's views, with the mail
+sent by the worker and the login lockout lifted by a successful reset; URLs in
+clubsite/urls.py).
 
-The claim form answers the same whether the club has the email or not (the link goes to that
-email only, from the background worker), so nobody learns who is a member; it is limited per
-connection and per address. None of these pages is cached: they carry a form and, for the
-account's page, the player's contact details.
+The claim and reset forms answer the same whether the club has the email or not, and do the
+same work: they enqueue a task with the address (``tournaments.notices.tasks``) and the task,
+in the worker, looks it up; so nobody learns who is a member, not even by timing. Both are
+limited per connection and per mailbox (``clubsite.limits``). None of these pages is cached:
+they carry a form and, for the account's page, the player's contact details.
 """
 
 from __future__ import annotations
 
-import hashlib
-
+from axes.utils import reset as axes_reset
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
-from django.core.cache import cache
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,19 +29,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from clubsite.client_ip import client_ip
+from clubsite.limits import LIMITS, limited, take, too_many
 from tournaments import notices, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, SignUp, Tournament
-from tournaments.notices.tasks import send_claim_link
+from tournaments.notices.tasks import send_claim_link, send_password_reset
 from tournaments.views.manage.confirm import place_error
-
-#: Claim requests per connection in ``CLAIM_WINDOW`` seconds (a club's players share the
-#: venue's connection: generous, but a robot stops soon), and per email address (a mailbox is
-#: never flooded: the requests above it are answered the same and send nothing).
-CLAIM_PER_CONNECTION = 20
-CLAIM_PER_ADDRESS = 3
-CLAIM_WINDOW = 60 * 60
 
 
 class ClaimRequestForm(forms.Form):
@@ -61,7 +56,8 @@ class ClaimRequestForm(forms.Form):
 
 
 class ContactForm(forms.Form):
-    """A player's own contact details and consent to notices (``services.update_contact``)."""
+    """A player's own contact details and consent to notices (``services.update_contact``);
+    ``current_password`` is needed only to change the email."""
 
     email = forms.EmailField(label=gettext_lazy("Correo"), required=False, max_length=254)
     phone = forms.CharField(label=gettext_lazy("Teléfono"), max_length=40, required=False)
@@ -73,25 +69,35 @@ class ContactForm(forms.Form):
             "inscrito. Cada aviso trae un enlace para darte de baja."
         ),
     )
+    current_password = forms.CharField(
+        label=gettext_lazy("Tu contraseña actual"),
+        required=False,
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=gettext_lazy(
+            "Solo para cambiar el correo: a tu correo llegan los enlaces para cambiar la "
+            "contraseña. Avisamos al correo de antes."
+        ),
+    )
 
 
-def _count(key: str) -> int:
-    """One more in the counter ``key`` of the shared cache (kept ``CLAIM_WINDOW`` seconds from
-    the first); returns the count before this one."""
-    before = cache.get(key) or 0
-    cache.add(key, 0, CLAIM_WINDOW)
-    cache.incr(key)
-    return before
+def _mailbox(email: str) -> str:
+    """The subject a mailbox is counted under (``clubsite.limits``): the address, case and
+    spaces aside."""
+    return f"mail:{email.strip().lower()}"
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@limited("claim")
 def claim(request):
     """The claim request form. A valid email is answered with the same page (303 to
-    ``?enviado=1``) whether the club has it or not; the link is sent by the background task
-    ``send_claim_link`` (to the records holding that email, unclaimed, not anonymised). More
-    than ``CLAIM_PER_CONNECTION`` requests per connection in an hour are refused in words;
-    more than ``CLAIM_PER_ADDRESS`` for one address send nothing."""
+    ``?enviado=1``) whether the club has it or not, after the same work (the task
+    ``send_claim_link`` is enqueued and looks the address up: the records holding it,
+    unclaimed, not anonymised). Every POST counts against the connection ("claim"); a
+    mailbox gets at most "claim-mailbox" links an hour (the requests above it are answered
+    the same and send nothing)."""
     own = (
         Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
     )
@@ -104,17 +110,48 @@ def claim(request):
             sent = redirect(f"{reverse('account:claim')}?enviado=1")
             if data["website"]:
                 return sent
-            if _count(f"claim:ip:{client_ip(request)}") >= CLAIM_PER_CONNECTION:
-                form.add_error(None, DomainError("signup_too_many").message)
-            else:
-                address = hashlib.sha256(data["email"].strip().lower().encode()).hexdigest()
-                if _count(f"claim:mail:{address}") < CLAIM_PER_ADDRESS:
-                    send_claim_link.enqueue(
-                        data["email"], request.build_absolute_uri("/"), get_language() or ""
-                    )
-                return sent
+            if take(LIMITS["claim-mailbox"], _mailbox(data["email"])) is not None:
+                send_claim_link.enqueue(
+                    data["email"], request.build_absolute_uri("/"), get_language() or ""
+                )
+            return sent
     context = {"form": form, "sent": request.GET.get("enviado") == "1", "own": own}
     return render(request, "tournaments/account/claim.html", context, status=status)
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's password reset form whose ``save`` only enqueues ``send_password_reset`` (the
+    worker looks the address up and mails): the request does the same work for a known and an
+    unknown address. A mailbox gets at most "reset-mailbox" messages an hour (``save`` sends
+    nothing above it; the page answers the same)."""
+
+    def save(self, *, request=None, use_https=False, **ignored):
+        email = self.cleaned_data["email"]
+        if take(LIMITS["reset-mailbox"], _mailbox(email)) is None:
+            return
+        send_password_reset.enqueue(email, request.get_host(), use_https, get_language() or "")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """The password reset request (``/cuenta/contrasena/``), every POST counted against the
+    connection ("reset", ``clubsite.urls``)."""
+
+    form_class = QueuedPasswordResetForm
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The page the reset link opens: a new password, then the person is logged in, and the
+    login lockout of that username (django-axes, from every address) is lifted: who proves
+    their mailbox gets back in even while someone at their connection keeps typing wrong
+    passwords (README, "Login lockout")."""
+
+    post_reset_login = True
+    post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        axes_reset(username=form.user.get_username())
+        return response
 
 
 def _invalid_link(request, exc: DomainError):
@@ -173,7 +210,8 @@ def home(request):
     """ "Mi página": the player record joined to the account, its entries (newest tournament
     first), its sign-up requests, and the form of its contact details and consent to notices
     (only the player sees them here; no public page shows them). Without a record: how to
-    claim one."""
+    claim one. Changing the email needs the current password (``services.update_contact``);
+    the tries count per account ("password-check", ``clubsite.limits``)."""
     player = Player.objects.filter(user=request.user).first()
     if player is None:
         if request.method == "POST":
@@ -189,12 +227,26 @@ def home(request):
     if request.method == "POST":
         status = 400
         if form.is_valid():
+            data = form.cleaned_data
+            changes_email = data["email"].strip().lower() != player.email.strip().lower()
+            check = LIMITS["password-check"]
+            if changes_email and take(check, f"user:{request.user.pk}") is None:
+                return too_many(request, check)
             try:
                 services.update_contact(
-                    acting_user=request.user, player=player, **form.cleaned_data
+                    acting_user=request.user,
+                    player=player,
+                    email=data["email"],
+                    phone=data["phone"],
+                    notices_consent=data["notices_consent"],
+                    current_password=data["current_password"],
                 )
             except DomainError as exc:
-                place_error(form, exc, {"consent_needs_email": "email"})
+                place_error(
+                    form,
+                    exc,
+                    {"consent_needs_email": "email", "email_change_password": "current_password"},
+                )
             else:
                 messages.success(request, _("Tus datos se guardaron."))
                 return redirect("account:home")

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,7 +12,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from clubsite.client_ip import client_ip
+from clubsite.limits import limited, release
 from tournaments import names, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Tournament
@@ -23,10 +22,6 @@ from tournaments.views.manage.access import (
     managed_tournament,
     posted_object,
 )
-
-#: Wrong codes allowed per address and tournament in ``WRONG_CODE_WINDOW`` seconds.
-WRONG_CODE_LIMIT = 10
-WRONG_CODE_WINDOW = 10 * 60
 
 
 def roll_call(t: Tournament, q: str = "") -> dict:
@@ -105,10 +100,14 @@ def _matching_entries(t: Tournament, typed: str) -> list[Entry]:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@limited("check-in", per="slug")
 def self_check_in(request, slug):
     """A player's own check-in: their name and the day's code (shown at the venue). Answers
-    the page with the error beside its field (400) or the confirmation. At most
-    ``WRONG_CODE_LIMIT`` wrong codes per address and tournament in ``WRONG_CODE_WINDOW``."""
+    the page with the error beside its field (400) or the confirmation. Every try counts
+    against the connection and the tournament before it is looked at (``clubsite.limits``,
+    "check-in": a wrong name, a wrong code; at most that many are evaluated, however many
+    arrive at once); a player who checks in gives their try back, so the players at the
+    venue's shared connection do not use it up."""
     t = get_object_or_404(Tournament, slug=slug)
     data = {"name": request.GET.get("nombre", "")[:120], "code": ""}
     errors: dict[str, str] = {}
@@ -119,29 +118,24 @@ def self_check_in(request, slug):
             "name": request.POST.get("name", "")[:120],
             "code": request.POST.get("code", "")[:20],
         }
-        key = f"check-in-wrong:{t.pk}:{client_ip(request)}"
-        if (cache.get(key) or 0) >= WRONG_CODE_LIMIT:
-            errors["code"] = DomainError("check_in_too_many").message
+        found = _matching_entries(t, data["name"])
+        if not data["name"].strip():
+            errors["name"] = _("Escribe tu nombre como está en la lista del torneo.")
+        elif not found:
+            errors["name"] = _("Ningún jugador del torneo se llama «{name}».").format(
+                name=data["name"].strip()
+            )
+        elif len(found) > 1:
+            errors["name"] = _(
+                "Hay más de un jugador con ese nombre: pide al director que te marque."
+            )
         else:
-            found = _matching_entries(t, data["name"])
-            if not data["name"].strip():
-                errors["name"] = _("Escribe tu nombre como está en la lista del torneo.")
-            elif not found:
-                errors["name"] = _("Ningún jugador del torneo se llama «{name}».").format(
-                    name=data["name"].strip()
-                )
-            elif len(found) > 1:
-                errors["name"] = _(
-                    "Hay más de un jugador con ese nombre: pide al director que te marque."
-                )
+            try:
+                done = services.check_in_self(entry=found[0], code=data["code"])
+            except DomainError as exc:
+                errors["code"] = exc.message
             else:
-                try:
-                    done = services.check_in_self(entry=found[0], code=data["code"])
-                except DomainError as exc:
-                    errors["code"] = exc.message
-                    if exc.code == "check_in_code_wrong":
-                        cache.add(key, 0, WRONG_CODE_WINDOW)
-                        cache.incr(key)
+                release(request)
         status = 400 if errors else 200
     context = {
         "t": t,

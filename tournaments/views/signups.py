@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core import signing
-from django.core.cache import cache
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from clubsite.client_ip import client_ip
-from tournaments import services
+from clubsite.limits import LIMITS, limited, take, too_many
+from tournaments import names, services
 from tournaments.errors import DomainError
 from tournaments.forms import SignUpForm, SignUpSettingsForm
 from tournaments.models import SignUp, Tournament
@@ -27,11 +26,6 @@ from tournaments.views.manage.access import (
     posted_object,
 )
 from tournaments.views.manage.confirm import place_error
-
-#: Requests accepted per address in ``SIGNUP_WINDOW`` seconds (a club's players share the
-#: venue's connection: generous, but a robot stops soon).
-SIGNUP_LIMIT = 20
-SIGNUP_WINDOW = 60 * 60
 
 #: Where a refusal of ``services.sign_up`` shows on the form.
 SIGNUP_FIELDS = {
@@ -46,6 +40,7 @@ SIGNUP_FIELDS = {
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@limited("signup")
 def signup(request, slug):
     """The sign-up form of tournament ``slug`` while it takes sign-ups
     (``signup_closed_reason``; otherwise the page says why). A request taken goes (303) to
@@ -53,8 +48,11 @@ def signup(request, slug):
     list with its place; reloading it sends nothing again. A refused form comes back
     with what was typed and the message beside its field (400). Contact details are never
     shown back. A filled trap field (``SignUpForm.website``) is answered as received and
-    stores nothing; more than ``SIGNUP_LIMIT`` requests per address in ``SIGNUP_WINDOW``
-    are refused."""
+    stores nothing.
+
+    Limits (``clubsite.limits``): every POST counts against the connection ("signup"), and
+    every request naming a player against that name, from anywhere ("signup-name": the
+    proof of who one is, the member number, email or phone, cannot be guessed by trying)."""
     t = get_object_or_404(Tournament, slug=slug)
     pairs = t.players_per_entry == 2
     closed = signup_closed_reason(t)
@@ -62,31 +60,27 @@ def signup(request, slug):
     done = _signed_signup(t, request.GET.get("hecho", "")) if request.method == "GET" else None
     status = 200
     if request.method == "POST" and not closed:
-        key = f"signup:{client_ip(request)}"
         if form.is_valid():
             data = form.cleaned_data
             if data["website"]:
                 return render(request, "tournaments/signup.html", {"t": t, "robot": True})
-            if (cache.get(key) or 0) >= SIGNUP_LIMIT:
-                form.add_error(None, DomainError("signup_too_many").message)
-            else:
-                try:
-                    done = services.sign_up(
-                        tournament=t,
-                        name=data["name"],
-                        member_number=data["member_number"],
-                        email=data["email"],
-                        phone=data["phone"],
-                        partner_name=data.get("partner_name", ""),
-                    )
-                    cache.add(key, 0, SIGNUP_WINDOW)
-                    cache.incr(key)
-                    # The answer is a page of its own (a reload shows it again, never sends
-                    # the form twice): the request's id, signed, in the address.
-                    token = signing.dumps(done.pk, salt=DONE_SALT)
-                    return redirect(f"{reverse('public:signup', args=[t.slug])}?hecho={token}")
-                except DomainError as exc:
-                    place_error(form, exc, SIGNUP_FIELDS, by_name={"nombre": "name"})
+            if take(LIMITS["signup-name"], f"name:{names.key(data['name'])}") is None:
+                return too_many(request, LIMITS["signup-name"])
+            try:
+                done = services.sign_up(
+                    tournament=t,
+                    name=data["name"],
+                    member_number=data["member_number"],
+                    email=data["email"],
+                    phone=data["phone"],
+                    partner_name=data.get("partner_name", ""),
+                )
+                # The answer is a page of its own (a reload shows it again, never sends the
+                # form twice): the request's id, signed, in the address.
+                token = signing.dumps(done.pk, salt=DONE_SALT)
+                return redirect(f"{reverse('public:signup', args=[t.slug])}?hecho={token}")
+            except DomainError as exc:
+                place_error(form, exc, SIGNUP_FIELDS, by_name={"nombre": "name"})
         if done is None:
             status = 400
     if request.method == "POST" and closed:
