@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
 
 from clubsite.client_ip import client_ip
+from clubsite.http import form_page
 from tournaments import names, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Tournament
@@ -23,6 +23,7 @@ from tournaments.views.manage.access import (
     managed_tournament,
     posted_object,
 )
+from tournaments.views.visibility import tournament_or_404
 
 #: Wrong codes allowed per address and tournament in ``WRONG_CODE_WINDOW`` seconds.
 WRONG_CODE_LIMIT = 10
@@ -49,7 +50,7 @@ def roll_call(t: Tournament, q: str = "") -> dict:
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 def check_in(request, slug):
     """The director's check-in page: every entry still in, one tap to mark it present or not
     (``action=present|absent``, ``entry``), a search as you type (``?q=``, HTMX swaps the
@@ -104,12 +105,13 @@ def _matching_entries(t: Tournament, typed: str) -> list[Entry]:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@form_page
 def self_check_in(request, slug):
     """A player's own check-in: their name and the day's code (shown at the venue). Answers
     the page with the error beside its field (400) or the confirmation. At most
-    ``WRONG_CODE_LIMIT`` wrong codes per address and tournament in ``WRONG_CODE_WINDOW``."""
-    t = get_object_or_404(Tournament, slug=slug)
+    ``WRONG_CODE_LIMIT`` wrong codes per address and tournament in ``WRONG_CODE_WINDOW``.
+    A draft's page is its directors' only (``visibility.tournament_or_404``)."""
+    t = tournament_or_404(request, slug)
     data = {"name": request.GET.get("nombre", "")[:120], "code": ""}
     errors: dict[str, str] = {}
     done = None

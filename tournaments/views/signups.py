@@ -8,13 +8,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core import signing
 from django.core.cache import cache
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
 
 from clubsite.client_ip import client_ip
+from clubsite.http import form_page
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.forms import SignUpForm, SignUpSettingsForm
@@ -27,6 +27,7 @@ from tournaments.views.manage.access import (
     posted_object,
 )
 from tournaments.views.manage.confirm import place_error
+from tournaments.views.visibility import tournament_or_404
 
 #: Requests accepted per address in ``SIGNUP_WINDOW`` seconds (a club's players share the
 #: venue's connection: generous, but a robot stops soon).
@@ -45,7 +46,7 @@ SIGNUP_FIELDS = {
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@form_page
 def signup(request, slug):
     """The sign-up form of tournament ``slug`` while it takes sign-ups
     (``signup_closed_reason``; otherwise the page says why). A request taken goes (303) to
@@ -54,12 +55,12 @@ def signup(request, slug):
     with what was typed and the message beside its field (400). Contact details are never
     shown back. A filled trap field (``SignUpForm.website``) is answered as received and
     stores nothing; more than ``SIGNUP_LIMIT`` requests per address in ``SIGNUP_WINDOW``
-    are refused."""
-    t = get_object_or_404(Tournament, slug=slug)
+    are refused. A draft's page is its directors' only (``visibility.tournament_or_404``)."""
+    t = tournament_or_404(request, slug)
     pairs = t.players_per_entry == 2
     closed = signup_closed_reason(t)
     form = SignUpForm(request.POST or None, pairs=pairs)
-    done = _signed_signup(t, request.GET.get("hecho", "")) if request.method == "GET" else None
+    done = _signed_signup(t, request.GET.get("hecho", "")) if request.method != "POST" else None
     status = 200
     if request.method == "POST" and not closed:
         key = f"signup:{client_ip(request)}"
@@ -123,7 +124,7 @@ def _signed_signup(t: Tournament, token: str) -> SignUp | None:
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 def signups(request, slug):
     """The director's sign-up page: the settings (open, maximum, closing time, approval) and
     the requests (waiting for approval, the waiting list in order, the decided ones), each
