@@ -542,6 +542,31 @@ def test_no_visitor_finds_the_draft_at_any_address(club, anonymous_statuses):
     assert not problems, "\n".join(problems)
 
 
+def test_a_player_of_both_tournaments_shows_only_the_published_games(club):
+    """Pablo played round 1 of both: his pages (the walks show Elena's, who plays only in
+    the published one) and his meetings count the published game only."""
+    pablo, gloria = club.players["Pablo"].pk, club.players["Gloria"].pk
+    visitor = Visitor(None)
+    for url in (
+        reverse("rankings:player", args=[pablo]),
+        reverse("rankings:player_csv", args=[pablo]),
+        reverse("rankings:head_to_head", args=[pablo, gloria]),
+        reverse("rankings:head_to_head", args=[gloria, pablo]),
+        reverse("account:home"),
+    ):
+        shown = (
+            visitor("GET", url) if "cuenta" not in url else Visitor(club.users["pablo"])("GET", url)
+        )
+        assert shown.status_code == 200, url
+        text = text_of(shown)
+        assert leaks(text, SECRETS) == [], url
+        assert PUBLISHED.lower() in text, url
+    zenobio = club.players["Zenobio"].pk
+    assert (
+        visitor("GET", reverse("rankings:head_to_head", args=[pablo, zenobio])).status_code == 404
+    )
+
+
 def test_the_drafts_directors_see_every_public_page_of_it(club, anonymous_statuses):
     draft, _ = addresses(club, "draft")
     published, _ = addresses(club, "published")
