@@ -18,6 +18,16 @@ Digits only, no sign, no leading zero. A number outside its range (0, 32768 for 
 a 404 before any view or query runs: never a database overflow (a 500) or a page for a
 number that cannot exist. ``reverse()`` refuses such numbers too (``NoReverseMatch``).
 
+**HEAD answers wherever GET does.** A page that takes no form is ``require_safe`` (GET and
+HEAD); a page that shows a form and takes it back is ``form_page`` (GET, HEAD and POST; the view
+tells a read from a post by ``request.method == "POST"``, never by ``== "GET"``); an address
+that only takes a form is ``require_POST``. Django's ``require_GET``, and
+``require_http_methods`` anywhere but here, are refused by ruff (``banned-api`` in
+pyproject.toml): they answer 405 to a HEAD that GET would answer (a link checker, a monitor, a
+chat app's preview). ``tests/test_every_address.py`` walks every URL pattern and compares
+HEAD with GET. The server sends a HEAD's answer without its body (gunicorn, like Django's
+test client and ``runserver``).
+
 **Directors' pages are never cached.** ``PrivatePagesMiddleware`` gives every response under
 the directors' pages (``/gestion/``) and the Django admin (``/admin/``), errors and redirects
 included, ``Cache-Control: private, no-store``: they show players' email and phone, so no
@@ -29,6 +39,11 @@ from __future__ import annotations
 
 from django.http import HttpResponseRedirect
 from django.urls import NoReverseMatch, Resolver404, register_converter, resolve, reverse
+from django.views.decorators.http import require_http_methods
+
+#: Decorator of a page with a form: GET and HEAD show it, POST sends it; anything else is a
+#: 405 (``FormOnlyAddressMiddleware`` never sends such a page elsewhere: it takes GET).
+form_page = require_http_methods(["GET", "HEAD", "POST"])
 
 #: Largest primary key: PostgreSQL's bigint (``BigAutoField``) and SQLite's INTEGER.
 MAX_ID = 2**63 - 1

@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 
 from clubsite.limits import release
 from tournaments.models import Tournament
-from tournaments.permissions import can_enter_manage_area, can_manage, is_director
+from tournaments.permissions import can_enter_manage_area, can_manage, can_see, is_director
 
 
 def landing_url(user) -> str:
@@ -62,7 +62,7 @@ def may_open(request, url: str) -> bool:
     if slug is not None and "manage" not in match.namespaces and "admin" not in match.namespaces:
         # a public page of a tournament: a draft is shown only to those who manage it
         t = Tournament.objects.filter(slug=slug).first()
-        if t is None or (t.status == Tournament.Status.DRAFT and not can_manage(user, t)):
+        if t is None or not can_see(user, t):
             return False
     if "manage" in match.namespaces:
         if not can_enter_manage_area(user):

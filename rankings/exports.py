@@ -77,7 +77,7 @@ def ledger_rows(
         "order_key", "side", "player_id"
     )
     if published_only:
-        qs = qs.exclude(tournament__status=Tournament.Status.DRAFT)
+        qs = qs.filter(Tournament.public_q("tournament__"))
     if year is not None:
         qs = qs.filter(year=year)
     if player is not None:

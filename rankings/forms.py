@@ -3,13 +3,13 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from rankings.queries import public_players
+from tournaments.models import Player
 
 
 def _choices():
     """The players the calculator offers: active, and visible to everyone (not only in a
-    draft tournament: ``queries.public_players``)."""
-    return public_players().filter(active=True)
+    draft tournament: ``Player.objects.public``)."""
+    return Player.objects.public().filter(active=True)
 
 
 class CalculatorForm(forms.Form):

@@ -143,14 +143,19 @@ def _rated_results_filter(prefix: str = "") -> Q:
 
     p = prefix
     rated_systems = [s.key for s in systems.all_systems() if s.rated]
-    published = [s for s in Tournament.Status.values if s != Tournament.Status.DRAFT]
-    return Q(
-        **{
-            f"{p}table__round__tournament__system__in": rated_systems,
-            f"{p}table__round__tournament__rated": True,
-            f"{p}table__round__tournament__status__in": published,
-        }
-    ) & (Q(**{f"{p}forfeit": False}) | Q(**{f"{p}table__round__tournament__forfeits_rated": True}))
+    return (
+        Q(
+            **{
+                f"{p}table__round__tournament__system__in": rated_systems,
+                f"{p}table__round__tournament__rated": True,
+            }
+        )
+        & Tournament.public_q(f"{p}table__round__tournament__")
+        & (
+            Q(**{f"{p}forfeit": False})
+            | Q(**{f"{p}table__round__tournament__forfeits_rated": True})
+        )
+    )
 
 
 def rated_games(

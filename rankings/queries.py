@@ -12,25 +12,12 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import connections, router
-from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
+from django.db.models import F, OuterRef, Subquery, Window
 from django.db.models.functions import Collate, Rank
 
 from clubsite.numbers import DECIMALS, format_number
 from rankings.models import LedgerRow, YearRating
-from tournaments.models import Entry, Player, Tournament
-
-
-def public_players():
-    """The players any visitor may see (the calculator's list, the player pages): everyone
-    but those whose every entry is in a draft tournament (a draft is private until it is
-    published). A player with no entry at all is a club member and is listed. A queryset."""
-
-    entries = Entry.objects.filter(Q(player1=OuterRef("pk")) | Q(player2=OuterRef("pk")))
-    draft = Tournament.Status.DRAFT
-    return Player.objects.filter(
-        Exists(entries.exclude(tournament__status=draft))
-        | ~Exists(entries.filter(tournament__status=draft))
-    )
+from tournaments.models import Player, Tournament
 
 
 @dataclass(frozen=True)
@@ -214,7 +201,7 @@ def season_rows(player: Player, year: int | None = None):
     mine = LedgerRow.objects.filter(player=player)
     if year is not None:
         mine = mine.filter(year=year)  # the (year, player, order_key) index
-    return mine.exclude(tournament__status=Tournament.Status.DRAFT).select_related(
+    return mine.filter(Tournament.public_q("tournament__")).select_related(
         "tournament", "table__round"
     )
 

@@ -121,7 +121,7 @@ def _games(table_filter: Q) -> list[Game]:
     system among them for the outcomes."""
     rows = list(
         Seat.objects.filter(table_filter)
-        .exclude(round__tournament__status=Tournament.Status.DRAFT)
+        .filter(Tournament.public_q("round__tournament__"))
         .order_by()
         .values_list(
             "table_id",
@@ -451,7 +451,7 @@ def peak(player_id: int) -> Peak | None:
     time it was reached; None without rated games. One query."""
     row = (
         LedgerRow.objects.filter(player_id=player_id)
-        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .filter(Tournament.public_q("tournament__"))
         .order_by("-rating_after", "order_key")
         .values_list("rating_after", "played_at", "tournament__name", "tournament__slug")
         .first()

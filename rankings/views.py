@@ -4,7 +4,8 @@ While the ranking needs attention (``rankings.health``: a replay failed or skipp
 no page shows its figures as current: the ranking, the player page and the calculator show a
 notice in their place (``rankings/_ledger_notice.html``), and the downloads (CSV, .xlsx) answer
 503 with that notice as plain text (and ``Retry-After``). Players whose every entry is in a
-draft tournament have no public page (404; directors may look), and a draft's games are
+draft tournament have no public page (404; club directors and that draft's directors may look:
+``tournaments.views.visibility.player_or_404``), and a draft's games are
 never rated (``rankings.ledger``).
 """
 
@@ -12,12 +13,13 @@ from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_safe
 
+from clubsite.http import form_page
 from clubsite.pagecache import RANKING, public_page
 from rankings import elo, health, ledger, queries, stories, tasks
 from rankings.exports import LEDGER_HEADER, RANKING_HEADER, ledger_rows, ranking_rows
@@ -25,9 +27,8 @@ from rankings.forms import CalculatorForm
 from tournaments import names
 from tournaments.exports import csv_text, xlsx_bytes
 from tournaments.leagues import player_leagues, player_scopes
-from tournaments.models import Player
-from tournaments.permissions import can_enter_manage_area
 from tournaments.views import downloads, sharing
+from tournaments.views.visibility import player_or_404
 
 RANKING_PAGE_SIZE = 100
 #: Games a page of one season on the player page, newest first (the chart keeps the season).
@@ -50,15 +51,6 @@ def _not_current_csv() -> HttpResponse:
     )
     response["Retry-After"] = str(RETRY_AFTER)
     return response
-
-
-def _visible_player(request, pk) -> Player:
-    """The player ``pk``, if any visitor may see them (``queries.public_players``: not only
-    in drafts); directors see everyone. Raises Http404."""
-    p = get_object_or_404(Player, pk=pk)
-    if can_enter_manage_area(request.user) or queries.public_players().filter(pk=p.pk).exists():
-        return p
-    raise Http404(_("No existe ese jugador."))
 
 
 def _current_year() -> int:
@@ -199,7 +191,7 @@ def player(request, pk):
     league positions are ``tournaments.leagues.player_leagues``'s (at most
     ``PLAYER_LEAGUES_SHOWN`` leagues); the stories (partners, rivals, zapatos, podiums, peak)
     ``rankings.stories.player_stories``'s, also a fixed number."""
-    p = _visible_player(request, pk)
+    p = player_or_404(request, pk)
     year = _current_year()
     # Whether a replay waits is read before the figures: a replay that commits in between
     # shows its new figures under the notice, never old figures without it.
@@ -267,8 +259,8 @@ def head_to_head(request, pk, other):
     ``pk`` took from them (the ledger; a notice instead while the ranking needs attention),
     and the games they played as partners. 404 for a player nobody may see, or the same
     player twice. Four queries at most for the figures, whatever the number of games."""
-    a = _visible_player(request, pk)
-    b = _visible_player(request, other)
+    a = player_or_404(request, pk)
+    b = player_or_404(request, other)
     if a.pk == b.pk:
         raise Http404(_("Un jugador no juega contra sí mismo."))
     pending = tasks.pending()
@@ -292,7 +284,7 @@ def player_csv(request, pk):
     """A player's rated games (the ledger's rows of the player, every season) as CSV: for
     people, figures rounded as the pages show them; ``?precision=full``, at full precision."""
 
-    p = _visible_player(request, pk)
+    p = player_or_404(request, pk)
     if health.attention():
         return _not_current_csv()
     return _csv_response(
@@ -303,7 +295,7 @@ def player_csv(request, pk):
     )
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@form_page
 def calculator(request):
     """Expected score and rating change of each player for a hypothetical game (elo.py), from
     their current ratings; while the ranking needs attention, a notice instead of figures."""

@@ -43,8 +43,9 @@ REFRESH_INTERVAL = dt.timedelta(hours=6)
 
 
 def published():
-    """The tournaments any visitor may see: every one but the drafts (a queryset)."""
-    return Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+    """The tournaments any visitor may see: every one but the drafts (a queryset,
+    ``Tournament.objects.public``)."""
+    return Tournament.objects.public()
 
 
 def add_months(day: dt.date, months: int) -> dt.date:

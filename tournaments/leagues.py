@@ -52,7 +52,6 @@ PLAYER_LEAGUES_SHOWN = 6
 #: Where a tournament's places are kept in the shared cache (``tournament_places``).
 PLACES_KEY_PREFIX = "clubsite:league-places:"
 
-_SHOWN = (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING, Tournament.Status.FINISHED)
 _SCORED = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
 
 
@@ -271,7 +270,9 @@ def _finished(tournaments: Iterable[Tournament]) -> int:
 
 
 def _published(qs):
-    return qs.filter(status__in=_SHOWN).order_by("date", "pk")
+    """The tournaments of ``qs`` a public table shows (``Tournament.objects.public``), oldest
+    first."""
+    return qs.public().order_by("date", "pk")
 
 
 def _names(places: Iterable[rules.TournamentPlaces]) -> dict[int, Player]:

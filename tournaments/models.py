@@ -50,8 +50,25 @@ def table_title(tournament: str, round_number: int, table_number: int) -> str:
 MAX_SCORE = 99_999
 
 
+class PlayerQuerySet(models.QuerySet):
+    def public(self):
+        """The players any visitor may see (the ranking's player pages, the calculator's list):
+        everyone but those whose every entry is in a draft tournament (a draft is private until
+        it is published: ``Tournament.public_q``). A player with no entry at all is a club
+        member and is listed. A queryset (two ``EXISTS`` subqueries, no query of its own)."""
+        entries = Entry.objects.filter(
+            Q(player1=models.OuterRef("pk")) | Q(player2=models.OuterRef("pk"))
+        )
+        return self.filter(
+            models.Exists(entries.filter(Tournament.public_q("tournament__")))
+            | ~models.Exists(entries)
+        )
+
+
 class Player(models.Model):
     """A club member or guest who plays. Never deleted once they have results, only deactivated."""
+
+    objects = PlayerQuerySet.as_manager()
 
     full_name = models.CharField(_("nombre completo"), max_length=120)
     name_key = models.CharField(
@@ -150,8 +167,21 @@ TOURNAMENT_SETTINGS = (
 )
 
 
+class TournamentQuerySet(models.QuerySet):
+    def public(self):
+        """The tournaments any visitor may see: every one but the drafts. The one rule of a
+        tournament's visibility (issue 25, point 6): a draft is private until it is published,
+        only its directors and superusers see it (``permissions.can_see``, which the public
+        pages ask through ``views.visibility.tournament_or_404``); every public list, feed,
+        count and table of several tournaments starts here (or, through a relation, from
+        ``Tournament.public_q``). A queryset."""
+        return self.filter(Tournament.public_q())
+
+
 class Tournament(models.Model):
     """A tournament: its scoring system, mode, target and rules (SCORING.md §1 for dominó)."""
+
+    objects = TournamentQuerySet.as_manager()
 
     class Mode(models.TextChoices):
         PAIRS = "pairs", _("Parejas fijas")
@@ -276,6 +306,20 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("public:tournament", args=[self.slug])
+
+    @staticmethod
+    def public_q(through: str = "") -> Q:
+        """``Tournament.objects.public()``'s condition (not a draft) for a query that reaches
+        the tournament through the relation ``through``: ``Entry.objects.filter(
+        Tournament.public_q("tournament__"))``, ``Table.objects.filter(Tournament.public_q(
+        "round__tournament__"))``. A ``Q``."""
+        return ~Q(**{f"{through}status": Tournament.Status.DRAFT})
+
+    @property
+    def is_public(self) -> bool:
+        """Whether any visitor may see this tournament (``Tournament.objects.public``): it is
+        not a draft."""
+        return self.status != self.Status.DRAFT
 
     @property
     def forfeit_score(self) -> tuple[int, int]:

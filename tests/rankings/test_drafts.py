@@ -1,6 +1,6 @@
 """Drafts are private: a draft tournament's games are unrated until it is published, and no
 public page or file names the draft or a player who only plays in it (rankings.ledger,
-rankings.signals, rankings.queries.public_players; tournaments.views.public for the draft's
+rankings.signals, Player.objects.public; tournaments.views.visibility for the draft's
 own pages)."""
 
 import csv

@@ -39,6 +39,23 @@ admin.site.site_title = _("Club de dominó")
 admin.site.index_title = _("Administración del club")
 
 
+def _login_as_get(request, extra_context=None, *, _login=admin.site.login):
+    """The admin's login page, answering HEAD as GET (clubsite/http.py: HEAD answers wherever
+    GET does): Django's ``AdminSite.login`` sends a logged-in staff user on to the index only
+    when ``request.method == "GET"``, so a HEAD got the login form (200) where GET redirects
+    (302)."""
+    if request.method != "HEAD":
+        return _login(request, extra_context)
+    request.method = "GET"
+    try:
+        return _login(request, extra_context)
+    finally:
+        request.method = "HEAD"
+
+
+admin.site.login = _login_as_get
+
+
 # --- words -------------------------------------------------------------------------------------
 
 

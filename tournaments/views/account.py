@@ -27,8 +27,8 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
 
+from clubsite.http import form_page
 from clubsite.limits import LIMITS, limited, take, too_many
 from tournaments import notices, services
 from tournaments.errors import DomainError
@@ -89,7 +89,7 @@ def _mailbox(email: str) -> str:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@form_page
 @limited("claim")
 def claim(request):
     """The claim request form. A valid email is answered with the same page (303 to
@@ -161,7 +161,7 @@ def _invalid_link(request, exc: DomainError):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@form_page
 def claim_link(request, token):
     """The page the claim link opens: the record it names (``notices.claimable_player``: a
     genuine link under two days old, for the record's present email, not claimed yet), then
@@ -205,10 +205,11 @@ def claim_link(request, token):
 
 @never_cache
 @login_required
-@require_http_methods(["GET", "POST"])
+@form_page
 def home(request):
     """ "Mi página": the player record joined to the account, its entries (newest tournament
-    first), its sign-up requests, and the form of its contact details and consent to notices
+    first), its sign-up requests (those of published tournaments: a draft is private, even
+    to its players), and the form of its contact details and consent to notices
     (only the player sees them here; no public page shows them). Without a record: how to
     claim one. Changing the email needs the current password (``services.update_contact``);
     the tries count per account ("password-check", ``clubsite.limits``)."""
@@ -255,10 +256,11 @@ def home(request):
         "player": player,
         "form": form,
         "entries": Entry.objects.filter(mine)
-        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .filter(Tournament.public_q("tournament__"))
         .select_related("tournament", "player1", "player2")
         .order_by("-tournament__date", "-pk"),
         "signups": SignUp.objects.filter(Q(player=player) | Q(partner=player))
+        .filter(Tournament.public_q("tournament__"))
         .select_related("tournament")
         .order_by("-created_at", "-pk"),
     }
@@ -266,7 +268,7 @@ def home(request):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@form_page
 def unsubscribe(request, token):
     """The unsubscribe link of every notice: a button (a link opened by a mail program's
     preview changes nothing), and once pressed no more notices (``notices_consent`` off). No

@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
 
+from clubsite.http import form_page
 from clubsite.limits import limited, release
 from tournaments import names, services
 from tournaments.errors import DomainError
@@ -22,6 +22,7 @@ from tournaments.views.manage.access import (
     managed_tournament,
     posted_object,
 )
+from tournaments.views.visibility import tournament_or_404
 
 
 def roll_call(t: Tournament, q: str = "") -> dict:
@@ -44,7 +45,7 @@ def roll_call(t: Tournament, q: str = "") -> dict:
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 def check_in(request, slug):
     """The director's check-in page: every entry still in, one tap to mark it present or not
     (``action=present|absent``, ``entry``), a search as you type (``?q=``, HTMX swaps the
@@ -99,7 +100,7 @@ def _matching_entries(t: Tournament, typed: str) -> list[Entry]:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@form_page
 @limited("check-in", per="slug")
 def self_check_in(request, slug):
     """A player's own check-in: their name and the day's code (shown at the venue). Answers
@@ -107,8 +108,9 @@ def self_check_in(request, slug):
     against the connection and the tournament before it is looked at (``clubsite.limits``,
     "check-in": a wrong name, a wrong code; at most that many are evaluated, however many
     arrive at once); a player who checks in gives their try back, so the players at the
-    venue's shared connection do not use it up."""
-    t = get_object_or_404(Tournament, slug=slug)
+    venue's shared connection do not use it up. A draft's page is its directors' only
+    (``visibility.tournament_or_404``)."""
+    t = tournament_or_404(request, slug)
     data = {"name": request.GET.get("nombre", "")[:120], "code": ""}
     errors: dict[str, str] = {}
     done = None

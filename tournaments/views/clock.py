@@ -26,7 +26,7 @@ from clubsite.routers import use_replica
 from tournaments.models import Round, Tournament
 from tournaments.services.clock import clock_state, mm_ss, shown_seconds
 from tournaments.views import sharing
-from tournaments.views.public import _tournament
+from tournaments.views.visibility import tournament_or_404
 
 #: Seconds between two looks at the state (static/js/clock.js reads it from the page).
 POLL_SECONDS = 5
@@ -86,7 +86,7 @@ def clock(request, slug):
     in big digits, and what the clock is doing (not started, running, paused, time up), with
     the time it ends. Without a time limit it says the clock cannot run. Three queries."""
     with use_replica(False):
-        t = _tournament(slug, request)
+        t = tournament_or_404(request, slug)
         rnd = clock_round(t, request.GET.get("ronda"))
         now = timezone.now()
         state = state_of(t, rnd, now)
@@ -117,7 +117,7 @@ def clock_state_json(request, slug):
     """The clock's state as JSON (``state_of``): what ``static/js/clock.js`` follows. Never
     stored by the page cache nor a browser. Two or three queries."""
     with use_replica(False):
-        t = _tournament(slug, request)
+        t = tournament_or_404(request, slug)
         rnd = clock_round(t, request.GET.get("ronda"))
         state = state_of(t, rnd, timezone.now())
     return JsonResponse(state)

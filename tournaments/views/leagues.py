@@ -58,11 +58,10 @@ def league_list(request):
         season = default
     if season not in seasons:
         season = default
-    shown = [s for s in Tournament.Status if s != Tournament.Status.DRAFT]
     items = list(
         League.objects.filter(season=season)
         .annotate(
-            n_tournaments=Count("tournaments", filter=Q(tournaments__status__in=shown)),
+            n_tournaments=Count("tournaments", filter=Tournament.public_q("tournaments__")),
             n_finished=Count(
                 "tournaments", filter=Q(tournaments__status=Tournament.Status.FINISHED)
             ),

@@ -2,7 +2,7 @@
 for the wall (with the round's tables), and PDFs of that list and of the standings.
 
 Public pages like their neighbours in ``views.public``: no login, drafts only for those who
-manage them (``public._tournament``), and the shared page cache with the tournament's scope
+manage them (``visibility.tournament_or_404``), and the shared page cache with the tournament's scope
 (``pagecache.tournament_pages``), so a save anywhere in the tournament renews them.
 
 The PDFs are made by WeasyPrint from the same templates as the pages (``pdf`` set in their
@@ -29,7 +29,8 @@ from clubsite.pagecache import public_page, tournament_pages
 from tournaments import names, systems
 from tournaments.models import Round, Tournament
 from tournaments.views import sharing
-from tournaments.views.public import _tournament, seat_number, standings_context
+from tournaments.views.public import seat_number, standings_context
+from tournaments.views.visibility import tournament_or_404
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ def qr_svg(url: str, *, title: str = "") -> bytes:
 def qr(request, slug):
     """``image/svg+xml``: the QR code of the tournament's public page, by its absolute address
     (``tournament_address``)."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     return HttpResponse(
         qr_svg(tournament_address(request, t), title=t.name), content_type="image/svg+xml"
     )
@@ -97,7 +98,7 @@ def qr(request, slug):
 def poster(request, slug):
     """A poster for the door, one A4 sheet: the tournament's name, dates and venue, its QR code
     (``qr``) and the short address (``short_address``) for those who type it."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     url = tournament_address(request, t)
     return render(
         request,
@@ -178,7 +179,7 @@ def round_players(t: Tournament, tables, byes) -> list[NameLine]:
 
 
 def _round_context(request, slug, number) -> dict:
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
     tables = rnd.tables_with_results()
     byes = rnd.bye_entries()
@@ -228,7 +229,7 @@ def standings_pdf(request, slug):
     """The standings as a PDF (A4): every line, with every column of the page
     (``public.standings_context``), ``<slug>-clasificacion.pdf``; 503 in words when the
     server cannot make PDFs (``pdf_response``)."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     context = {"t": t, "live": False, **standings_context(t)}
     return pdf_response(
         request,

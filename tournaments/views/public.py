@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 
 from django.core.paginator import Paginator
 from django.db.models import Case, Count, IntegerField, Value, When
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from clubsite.pagecache import CLUB, RANKING, public_page, tournament_pages
@@ -29,6 +27,7 @@ from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
 from tournaments.services.signups import signup_closed_reason
 from tournaments.views import downloads, sharing
+from tournaments.views.visibility import tournament_or_404
 
 HOME_RANKING_SIZE = 10
 HOME_FINISHED = 6
@@ -106,16 +105,6 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
     }
 
 
-def _tournament(slug: str, request=None) -> Tournament:
-    """The published tournament ``slug``; a draft is visible only to those who manage it."""
-    t = Tournament.objects.filter(slug=slug).first()
-    if t is None:
-        raise Http404(_("No existe ese torneo."))
-    if t.status == Tournament.Status.DRAFT and not (request and can_manage(request.user, t)):
-        raise Http404(_("Ese torneo todavía no está publicado."))
-    return t
-
-
 def _is_live(t: Tournament) -> bool:
     """Whether the public pages refresh by themselves: while the tournament is running, also
     between rounds (a closed round's tables no longer change, but the next round's pairings
@@ -140,7 +129,7 @@ def home(request):
     or players."""
 
     pending = tasks.pending()  # before the ranking's figures: never old figures without it
-    visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+    visible = Tournament.objects.public()
     running = list(visible.filter(status=Tournament.Status.RUNNING).order_by("-date", "name"))
     upcoming = list(visible.filter(status=Tournament.Status.REGISTRATION).order_by("date", "name"))
     finished = list(
@@ -190,7 +179,7 @@ def tournament_list(request):
     ``LIST_CURRENT_MAX``): those of the year shown already head its list, newest first.
     Drafts are never listed. Six queries at most (years, systems, count, page, its entries,
     running and upcoming) whatever the number of tournaments."""
-    visible = Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+    visible = Tournament.objects.public()
     played = set(visible.order_by().values_list("system", flat=True).distinct())
     system_links = [(key, label) for key, label in systems.choices() if key in played]
     system = request.GET.get("system", "")
@@ -262,7 +251,7 @@ def tournament_detail(request, slug):
     bounded: the standings in pages (``?page=``, as on the standings page), each round as a
     link with its count of results instead of its table cards, and the entries' count instead
     of their list (the standings name everyone)."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     n_entries = t.entries.count()
     large = n_entries > STANDINGS_PAGE_SIZE + STANDINGS_ORPHANS
     byes_by_round: dict[int, list] = {}
@@ -327,7 +316,7 @@ def standings(request, slug):
     (``?page=``, the first page by default; ``standings_context``) and its round is a link to
     the round's page instead of its tables, so the page stays bounded. The tournament page's
     live refresh asks for the partial without a page and gets every line, as that page shows."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     page = request.GET.get("page", None if request.htmx else 1)
     context = {"t": t, **_live_context(t), **standings_context(t, page=page)}
     if request.htmx:
@@ -348,7 +337,7 @@ def standings(request, slug):
 def standings_csv(request, slug):
     """The standings as CSV (``exports.standings_csv``, with its byte-order mark): for people,
     figures as the page shows them; ``?precision=full``, the exact form."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
 
     exact = downloads.full_precision(request)
     return downloads.csv_response(
@@ -360,7 +349,7 @@ def standings_csv(request, slug):
 @public_page(scopes=tournament_pages)
 def standings_xlsx(request, slug):
     """The standings for people as an .xlsx workbook (``exports.standings_xlsx``)."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
 
     return downloads.xlsx_response(exports.standings_xlsx(t), f"{t.slug}-clasificacion.xlsx")
 
@@ -369,7 +358,7 @@ def standings_xlsx(request, slug):
 @public_page(scopes=tournament_pages)
 def round_detail(request, slug, number):
     """A round's tables with results and byes; the HTMX refresh gets the tables partial alone."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
     context = {
         "t": t,
@@ -389,7 +378,7 @@ def round_detail(request, slug, number):
 @public_page(scopes=tournament_pages)
 def round_print(request, slug, number):
     """Printable score sheets of a round: one per table, for A4 and Letter (print stylesheet)."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     rnd = get_object_or_404(Round, tournament=t, number=number)
     system = systems.of(t)
     return render(
@@ -504,7 +493,7 @@ def find_table(request, slug):
     opponents of every player whose name matches (or "descansa"); without it, every table of
     the current round. As you type, HTMX swaps the results partial; while the tournament runs
     the results refresh by themselves (static/js/live.js). Seven queries at most."""
-    t = _tournament(slug, request)
+    t = tournament_or_404(request, slug)
     q = request.GET.get("q", "").strip()[:60]
     rnd = t.current_round()
     tables = systems.with_cards(t, rnd.tables_with_results()) if rnd else []

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core import signing
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
 
+from clubsite.http import form_page
 from clubsite.limits import LIMITS, limited, take, too_many
 from tournaments import names, services
 from tournaments.errors import DomainError
@@ -26,6 +26,7 @@ from tournaments.views.manage.access import (
     posted_object,
 )
 from tournaments.views.manage.confirm import place_error
+from tournaments.views.visibility import tournament_or_404
 
 #: Where a refusal of ``services.sign_up`` shows on the form.
 SIGNUP_FIELDS = {
@@ -39,7 +40,7 @@ SIGNUP_FIELDS = {
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@form_page
 @limited("signup")
 def signup(request, slug):
     """The sign-up form of tournament ``slug`` while it takes sign-ups
@@ -52,12 +53,13 @@ def signup(request, slug):
 
     Limits (``clubsite.limits``): every POST counts against the connection ("signup"), and
     every request naming a player against that name, from anywhere ("signup-name": the
-    proof of who one is, the member number, email or phone, cannot be guessed by trying)."""
-    t = get_object_or_404(Tournament, slug=slug)
+    proof of who one is, the member number, email or phone, cannot be guessed by trying).
+    A draft's page is its directors' only (``visibility.tournament_or_404``)."""
+    t = tournament_or_404(request, slug)
     pairs = t.players_per_entry == 2
     closed = signup_closed_reason(t)
     form = SignUpForm(request.POST or None, pairs=pairs)
-    done = _signed_signup(t, request.GET.get("hecho", "")) if request.method == "GET" else None
+    done = _signed_signup(t, request.GET.get("hecho", "")) if request.method != "POST" else None
     status = 200
     if request.method == "POST" and not closed:
         if form.is_valid():
@@ -117,7 +119,7 @@ def _signed_signup(t: Tournament, token: str) -> SignUp | None:
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 def signups(request, slug):
     """The director's sign-up page: the settings (open, maximum, closing time, approval) and
     the requests (waiting for approval, the waiting list in order, the decided ones), each

@@ -12,8 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_safe
 
+from clubsite.http import form_page
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.forms import LeagueForm
@@ -48,7 +49,7 @@ def _form_page(request, form, league, status=200):
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 @submitted_once
 def league_edit(request, league=None):
     """Create (``league`` None) or change a league and choose its tournaments. A refusal (400)
@@ -57,7 +58,7 @@ def league_edit(request, league=None):
     one-time token: a second copy creates nothing and goes to the league the first created."""
     _club_director(request)
     found = get_object_or_404(League, slug=league) if league else None
-    if request.method == "GET":
+    if request.method != "POST":
         if found:
             initial = {
                 **{k: getattr(found, k) for k in services.LEAGUE_FIELDS},

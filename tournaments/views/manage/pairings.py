@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
 
+from clubsite.http import form_page
 from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.forms import table_seats_formset
@@ -111,7 +111,7 @@ def _row_of_error(exc: DomainError, rows: list[dict], by_id: dict) -> int | None
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 @submitted_once
 def pairings(request, slug, number):
     """Build a round's tables by choosing who sits where (side A / side B, or seats 1–4 of a

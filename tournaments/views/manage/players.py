@@ -8,8 +8,9 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
+from clubsite.http import form_page
 from tournaments import names, services
 from tournaments.errors import DomainError
 from tournaments.forms import PlayerForm
@@ -64,7 +65,7 @@ def _player_form_page(request, form, player, duplicates, status=200):
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 @submitted_once
 def player_edit(request, pk=None):
     """Add (pk None) or edit a player. A name equal to another after NFC and case folding asks
@@ -74,7 +75,7 @@ def player_edit(request, pk=None):
     if not is_director(request.user):
         raise PermissionDenied
     player = get_object_or_404(Player, pk=pk) if pk else None
-    if request.method == "GET":
+    if request.method != "POST":
         initial = {"active": True}
         if player:
             initial = {

@@ -16,8 +16,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
+from clubsite.http import form_page
 from tournaments import imports, services, systems
 from tournaments.errors import DomainError
 from tournaments.forms import EntryForm, ImportForm, TournamentForm
@@ -35,7 +36,7 @@ from tournaments.views.manage.confirm import ask_first, confirmation, place_erro
 
 
 @director_required
-@require_http_methods(["GET", "POST"])
+@form_page
 @submitted_once
 def tournament_edit(request, slug=None):
     """Create (slug None) or change a tournament's settings. The new-tournament form carries a
@@ -52,7 +53,7 @@ def tournament_edit(request, slug=None):
     if not t and not is_director(request.user):
         raise PermissionDenied
     old_date = t.date if t else None  # before the form writes the typed values on ``t``
-    if request.method == "GET":
+    if request.method != "POST":
         initial = {} if t else {"status": "registration"}
         if "system" in request.GET:  # the system was changed on the page: its fields
             initial = {k: v for k, v in request.GET.items() if k != "csrfmiddlewaretoken"}
