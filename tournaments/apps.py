@@ -29,6 +29,8 @@ class TournamentsConfig(AppConfig):
 
         # Listeners of the app's own events (tournaments.events): a paired round is mailed.
         events.round_paired.connect(notice_tasks.round_paired, dispatch_uid="notices")
+        # ... and a sign-up naming a club player as partner asks that player for their word.
+        events.partner_named.connect(notice_tasks.partner_named, dispatch_uid="notices-partner")
 
         # tournaments.errors is pure (no Django): its messages are Spanish msgids, translated
         # when shown through this hook, in the language active at that moment.

@@ -4,6 +4,9 @@ writer never imports what reacts to it.
 
 - ``round_paired``: a round's pairings were saved (``services.rounds``; ``round_id``). Sent once
   the transaction commits: the notices (``tournaments.notices``) mail each player their table.
+- ``partner_named``: a sign-up request names a club player as partner and waits for their
+  consent (``services.signups``; ``signup_id``). Sent once the transaction commits: the
+  notices (``tournaments.notices``) mail the partner the link that confirms it.
 - ``batched()``: a long write (a results file: thousands of rows) asks the listeners that
   gather per change to gather for the whole block and act once at its end: the ranking writes
   one replay request for every table the file touched (``rankings.signals``). Listeners connect
@@ -24,6 +27,9 @@ from django.dispatch import Signal
 
 #: A round's pairings were saved (kwargs: ``round_id``), sent after the commit.
 round_paired = Signal()
+#: A sign-up request waits for the consent of the partner it names (kwargs: ``signup_id``),
+#: sent after the commit.
+partner_named = Signal()
 #: The outermost ``batched()`` block began / ended (kwargs of the end: ``ok``).
 batch_started = Signal()
 batch_finished = Signal()

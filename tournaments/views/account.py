@@ -1,6 +1,7 @@
 """A player's own pages (issue "accounts"): claiming their player record through a link sent to
 the email the club holds (``/cuenta/jugador/``), their page (``/cuenta/``: entries, sign-up
-requests, contact details and consent to notices) and the unsubscribe link of every notice
+requests, contact details and consent to notices; the requests naming them as partner with
+"yes" and "no": ``/cuenta/companero/``) and the unsubscribe link of every notice
 (``/avisos/baja/<token>/``, no login). The password reset is Django's own (clubsite/urls.py).
 
 The claim form answers the same whether the club has the email or not (the link goes to that
@@ -32,7 +33,9 @@ from tournaments import notices, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, SignUp, Tournament
 from tournaments.notices.tasks import send_claim_link
+from tournaments.views.manage.access import posted_object
 from tournaments.views.manage.confirm import place_error
+from tournaments.views.signups import answered
 
 #: Claim requests per connection in ``CLAIM_WINDOW`` seconds (a club's players share the
 #: venue's connection: generous, but a robot stops soon), and per email address (a mailbox is
@@ -209,8 +212,31 @@ def home(request):
         "signups": SignUp.objects.filter(Q(player=player) | Q(partner=player))
         .select_related("tournament")
         .order_by("-created_at", "-pk"),
+        "asking": set(SignUp.asking(player).values_list("pk", flat=True)),
     }
     return render(request, "tournaments/account/home.html", context, status=status)
+
+
+@never_cache
+@login_required
+@require_http_methods(["POST"])
+def partner_answer(request):
+    """ "Yes" or "no" from "Mi página" to a sign-up request naming the account's player as
+    partner (``action=confirm|decline``, ``signup``: ``services.answer_partner``), then back to
+    the page with the answer in words. 404 for a request that does not name them."""
+    player = Player.objects.filter(user=request.user).first()
+    action = request.POST.get("action", "")
+    if player is None or action not in ("confirm", "decline"):
+        return redirect("account:home")
+    asked = posted_object(request, SignUp, "signup", partner=player)
+    try:
+        done = services.answer_partner(
+            acting_user=request.user, signup=asked, player=player, confirm=action == "confirm"
+        )
+        messages.success(request, answered(done))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("account:home")
 
 
 @never_cache
