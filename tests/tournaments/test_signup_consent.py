@@ -434,6 +434,19 @@ def test_a_waiting_request_of_someone_added_since_takes_their_record(director):
     assert Player.objects.count() == before
 
 
+def test_a_waiting_request_whose_player_left_the_club_is_left_for_a_director(director):
+    t = open_tournament(director, max_entries=1)
+    for name in ("Bruno Cid", "Carla Díaz", "Delia Eche"):
+        known(director, name, email=f"{name.split()[0].lower()}@example.org")
+    first = services.sign_up(tournament=t, name="Bruno Cid", email="bruno@example.org")
+    gone = services.sign_up(tournament=t, name="Carla Díaz", email="carla@example.org")
+    next_ = services.sign_up(tournament=t, name="Delia Eche", email="delia@example.org")
+    services.set_player_active(acting_user=director, player=gone.player, active=False)
+    services.remove_entry(acting_user=director, entry=first.entry)  # frees the place
+    assert (fresh(gone).status, fresh(gone).entry) == ("pending", None)
+    assert (fresh(next_).status, fresh(next_).entry.player1_id) == ("accepted", next_.player_id)
+
+
 def test_a_waiting_pair_whose_partner_is_now_a_club_player_asks_them_first(
     director, django_capture_on_commit_callbacks
 ):
