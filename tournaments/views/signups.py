@@ -157,7 +157,7 @@ def partner(request, slug, token):
     """The page the link mailed to a player named as partner opens
     (``notices.partner_url``): the requests of tournament ``slug`` naming them, those still
     waiting for their word with "Sí, juego" and "No juego" (``action=confirm|decline``,
-    ``signup``; ``services.answer_partner``), then the answer in words (303 back here). No
+    ``signup``; ``services.answer_partner``), then the answer in words (redirected here). No
     login: the link is the proof (signed, 30 days, for the email the club holds). A link that
     does not work: 400 and the page says why. Contact details are never shown."""
     t = get_object_or_404(Tournament, slug=slug)
