@@ -123,6 +123,7 @@ FORM_PAGES = {
     "login",
     "public:check_in",
     "public:signup",
+    "public:partner",  # a partner's yes or no, from the link mailed to them
     # accounts (never cached: they carry a form, or the player's contact details)
     "password_reset",
     "password_reset_confirm",
@@ -131,7 +132,7 @@ FORM_PAGES = {
     "account:claim_link",
     "account:unsubscribe",
 }
-POST_ONLY = {"logout"}
+POST_ONLY = {"logout", "account:partner_answer"}
 
 
 # --- the world -----------------------------------------------------------------------------------

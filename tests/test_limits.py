@@ -137,6 +137,8 @@ NOT_LIMITED = {
     "account:claim_link": "the address carries a signed, timestamped token (HMAC): trying "
     "tokens is hopeless, and the form works once per record",
     "account:unsubscribe": "the address carries a signed token (HMAC); it only stops notices",
+    "public:partner": "the address carries a signed token (HMAC) of one player and one "
+    "tournament: it only confirms or declines a request naming that player",
     "password_reset_confirm": "the address carries Django's reset token (HMAC, one use): a "
     "limit here would only let someone at the same connection block the way back from a "
     "lockout",
@@ -362,6 +364,10 @@ def test_a_newcomers_member_number_is_answered_alike_whether_it_exists(director)
     )
     assert taken.status_code == free.status_code == 302
     assert taken_work == free_work
+    for name in ("Nadia Nueva", "Nora Nueva"):  # someone new is added when a director accepts
+        services.decide_signup(
+            acting_user=director, signup=SignUp.objects.get(name=name), accept=True
+        )
     nadia, nora = (
         Player.objects.get(full_name="Nadia Nueva"),
         Player.objects.get(full_name="Nora Nueva"),

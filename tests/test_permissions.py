@@ -111,6 +111,7 @@ PERMISSIONS = {
     "public:find_table": get_only(EVERYONE),
     "public:check_in": get_and_post(EVERYONE),  # a player's own check-in with the day's code
     "public:signup": get_and_post(EVERYONE),  # the public sign-up form
+    "public:partner": get_and_post(EVERYONE),  # a partner's yes or no: a bad link, 400
     "public:standings": get_only(EVERYONE),
     "public:standings_csv": get_only(EVERYONE),
     "public:standings_xlsx": get_only(EVERYONE),
@@ -147,6 +148,7 @@ PERMISSIONS = {
     "password_reset_confirm": get_and_post(EVERYONE),  # a bad link: the page says so (200)
     "password_reset_complete": get_only(EVERYONE),
     "account:home": get_and_post(LOGGED_IN),
+    "account:partner_answer": post_only(LOGGED_IN),  # a partner's yes or no from /cuenta/
     "account:claim": get_and_post(EVERYONE),
     "account:claim_link": get_and_post(EVERYONE),  # a bad link: 400, the page says so
     "account:unsubscribe": get_and_post(EVERYONE),  # a bad link: 400, the page says so

@@ -31,6 +31,8 @@ class TournamentsConfig(AppConfig):
         events.round_paired.connect(notice_tasks.round_paired, dispatch_uid="notices")
         # ... and an account's old email is told it changed.
         events.email_changed.connect(notice_tasks.email_changed, dispatch_uid="notices")
+        # ... and a sign-up naming a club player as partner asks that player for their word.
+        events.partner_named.connect(notice_tasks.partner_named, dispatch_uid="notices-partner")
 
         # tournaments.errors is pure (no Django): its messages are Spanish msgids, translated
         # when shown through this hook, in the language active at that moment.

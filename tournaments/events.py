@@ -7,6 +7,9 @@ writer never imports what reacts to it.
 - ``email_changed``: an account's email changed (``services.accounts.update_contact``;
   ``old``: the addresses it had, ``new``, ``username``). Sent once the transaction commits: the
   notices warn each old address.
+- ``partner_named``: a sign-up request names a club player as partner and waits for their
+  consent (``services.signups``; ``signup_id``). Sent once the transaction commits: the
+  notices (``tournaments.notices``) mail the partner the link that confirms it.
 - ``batched()``: a long write (a results file: thousands of rows) asks the listeners that
   gather per change to gather for the whole block and act once at its end: the ranking writes
   one replay request for every table the file touched (``rankings.signals``). Listeners connect
@@ -30,6 +33,9 @@ round_paired = Signal()
 #: An account's email changed (kwargs: ``old`` list of addresses, ``new``, ``username``), sent
 #: after the commit.
 email_changed = Signal()
+#: A sign-up request waits for the consent of the partner it names (kwargs: ``signup_id``),
+#: sent after the commit.
+partner_named = Signal()
 #: The outermost ``batched()`` block began / ended (kwargs of the end: ``ok``).
 batch_started = Signal()
 batch_finished = Signal()

@@ -1045,16 +1045,21 @@ class SignUp(models.Model):
     """A request to play a tournament, sent from its public sign-up page
     (``/torneos/<slug>/inscribirse/``, ``services.signups``): one player, or a pair (the
     partner named by the one who signs up). A known player is recognised by name plus member
-    number or email; someone new leaves a name and a contact. Accepted, it becomes an
-    ``Entry`` (``entry``); with the tournament full it waits (``WAITING``), first come first
-    served; with approval on it waits for a director (``PENDING``). Email and phone are never
+    number or email; someone new leaves a name and a contact, kept here only (no ``Player``)
+    until a club director accepts the request. A partner who is the club's player waits
+    for their consent (``UNCONFIRMED``, ``partner_confirmed_at``), or says no (``DECLINED``).
+    Accepted, it becomes an ``Entry`` (``entry``); with the tournament full it waits
+    (``WAITING``), first come first served; with approval on, or new people to add, or a name
+    the club has twice, it waits for a director (``PENDING``). Email and phone are never
     shown on a public page."""
 
     class Status(models.TextChoices):
+        UNCONFIRMED = "unconfirmed", _("espera al compañero")
         PENDING = "pending", _("por aprobar")
         WAITING = "waiting", _("en lista de espera")
         ACCEPTED = "accepted", _("aceptada")
         REFUSED = "refused", _("rechazada")
+        DECLINED = "declined", _("rechazada por el compañero")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="signups", verbose_name=_("torneo")
@@ -1080,8 +1085,14 @@ class SignUp(models.Model):
         related_name="+",
         verbose_name=_("compañero (jugador)"),
     )
+    partner_confirmed_at = models.DateTimeField(
+        _("el compañero confirmó el"),
+        null=True,
+        blank=True,
+        help_text=_("Cuándo el compañero (o un director por él) confirmó que juega."),
+    )
     status = models.CharField(
-        _("estado"), max_length=8, choices=Status, default=Status.PENDING, db_index=True
+        _("estado"), max_length=12, choices=Status, default=Status.PENDING, db_index=True
     )
     entry = models.ForeignKey(
         Entry,
@@ -1113,6 +1124,17 @@ class SignUp(models.Model):
         return gettext("{who} en «{tournament}» ({status})").format(
             who=who, tournament=self.tournament.name, status=self.get_status_display()
         )
+
+    @classmethod
+    def asking(cls, player: Player, tournament: Tournament | None = None):
+        """The requests that name ``player`` as partner and still wait for their word: on their
+        way to an entry (unconfirmed, pending or waiting) and not confirmed; of ``tournament``
+        only when given. A queryset, oldest first, with their tournaments."""
+        waiting = (cls.Status.UNCONFIRMED, cls.Status.PENDING, cls.Status.WAITING)
+        qs = cls.objects.filter(
+            partner=player, partner_confirmed_at__isnull=True, status__in=waiting
+        ).select_related("tournament")
+        return qs.filter(tournament=tournament) if tournament is not None else qs
 
 
 class League(models.Model):
@@ -1159,13 +1181,16 @@ class League(models.Model):
 
 class Notice(models.Model):
     """One message sent to a player (``tournaments.notices``): a round's pairings
-    (``PAIRINGS``, once per player and round, however often the round is published) or the
-    reminder the day before a tournament (``REMINDER``, once per player and tournament).
+    (``PAIRINGS``, once per player and round, however often the round is published), the
+    reminder the day before a tournament (``REMINDER``, once per player and tournament) or
+    the question of a sign-up that names them as partner (``PARTNER``, once per player and
+    tournament, however many requests name them).
     The unique constraints make "once" hold under concurrent workers."""
 
     class Kind(models.TextChoices):
         PAIRINGS = "pairings", _("emparejamientos")
         REMINDER = "reminder", _("recordatorio")
+        PARTNER = "partner", _("confirmar compañero")
 
     kind = models.CharField(_("tipo"), max_length=10, choices=Kind)
     player = models.ForeignKey(

@@ -11,6 +11,7 @@ app_name = "account"
 urlpatterns = [
     path("cuenta/", account.home, name="home"),
     path("cuenta/jugador/", account.claim, name="claim"),
+    path("cuenta/companero/", account.partner_answer, name="partner_answer"),
     path("cuenta/jugador/<str:token>/", account.claim_link, name="claim_link"),
     path("avisos/baja/<str:token>/", account.unsubscribe, name="unsubscribe"),
 ]

@@ -15,6 +15,7 @@ urlpatterns = [
     path("torneos/<slug:slug>/mesa/", public.find_table, name="find_table"),
     path("torneos/<slug:slug>/presente/", checkin.self_check_in, name="check_in"),
     path("torneos/<slug:slug>/inscribirse/", signups.signup, name="signup"),
+    path("torneos/<slug:slug>/companero/<str:token>/", signups.partner, name="partner"),
     path("torneos/<slug:slug>/clasificacion/", public.standings, name="standings"),
     path("torneos/<slug:slug>/reloj/", clock_views.clock, name="clock"),
     path("torneos/<slug:slug>/reloj/estado.json", clock_views.clock_state_json, name="clock_state"),

@@ -15,6 +15,9 @@ def small_controls(page) -> list[str]:
 
 def test_a_player_signs_up_from_a_phone(live_server, director, phone, expect, screenshot):
     t = open_tournament(director, mode="pairs", name="Copa de la Bahía", max_entries=8)
+    partner = services.create_player(
+        acting_user=director, full_name="Ignacio Jover", email="ignacio@example.org"
+    )
     page = phone
     page.goto(f"{live_server.url}/torneos/{t.slug}/")
     page.get_by_role("link", name="Inscribirse").click()
@@ -29,11 +32,15 @@ def test_a_player_signs_up_from_a_phone(live_server, director, phone, expect, sc
     expect(page.locator("#id_name")).to_have_value("Gregoria Hurtado")
     page.fill("#id_phone", "555 0199")
     page.locator("main form button[type=submit]").click()
-    expect(page.locator(".msg.success")).to_have_text(
-        "Listo: Gregoria Hurtado & Ignacio Jover, estás inscrito en «Copa de la Bahía»."
+    # The partner is a club player: asked first, nobody entered yet (issue 25, point 4).
+    expect(page.locator(".msg.info")).to_have_text(
+        "Solicitud recibida, Gregoria Hurtado: falta que Ignacio Jover confirme que juega "
+        "contigo, y hasta entonces nadie queda inscrito. El club se lo pregunta por correo si "
+        "tiene el suyo; también puede confirmarlo ante un director del torneo."
     )
     screenshot(page, "phone-signup-done")
-    assert SignUp.objects.get().entry.name == "Gregoria Hurtado & Ignacio Jover"
+    s = SignUp.objects.get()
+    assert (s.status, s.partner_id, s.entry) == ("unconfirmed", partner.pk, None)
 
 
 def test_the_director_passes_the_list_and_a_player_checks_in(
@@ -109,3 +116,49 @@ def test_the_tournament_day_pages_speak_english_and_russian(live_server, directo
         expect(page.locator("html")).to_have_attribute("lang", lang)
         page.goto(f"{live_server.url}/torneos/{t.slug}/presente/")
         expect(page.locator("h1")).to_have_text(check_in_h)
+
+
+def test_a_partner_answers_and_a_director_chooses_on_a_phone(
+    live_server, director, phone, login, expect, screenshot, no_sideways_scroll
+):
+    """The partner's link and the director's requests (a partner to confirm, a name the club
+    has twice, with its select) on a 360 px phone: nothing sideways, every control 44 px."""
+    from tournaments import notices
+
+    t = open_tournament(director, mode="pairs", name="Copa de la Bahía")
+
+    def player(name, **contact):
+        return services.create_player(acting_user=director, full_name=name, **contact)
+
+    partner = player("Ignacio Jover", email="ignacio@example.org")
+    player("Gregoria Hurtado", phone="555 019 9000")
+    player("Juan Pérez", member_number="S-1", email="juan.perez.de.la.fuente@example.org")
+    second = player("Juan Pérez", member_number="S-2", phone="+52 55 1234 5678")
+    player("Karla Luna", email="karla@example.org")
+    asked = services.sign_up(
+        tournament=t, name="Gregoria Hurtado", phone="555 019 9000", partner_name="Ignacio Jover"
+    )
+    twice = services.sign_up(
+        tournament=t, name="Karla Luna", email="karla@example.org", partner_name="Juan Pérez"
+    )
+    page = phone
+    page.goto(notices.partner_url(partner, t, live_server.url))
+    expect(page.locator("h1")).to_have_text("Te nombraron como compañero")
+    no_sideways_scroll(page)
+    assert small_controls(page) == []
+    screenshot(page, "phone-partner-link")
+    page.get_by_role("button", name="Sí, juego").click()
+    expect(page.locator(".msg.success")).to_have_text(
+        "Listo: Gregoria Hurtado & Ignacio Jover, inscritos en «Copa de la Bahía»."
+    )
+    assert SignUp.objects.get(pk=asked.pk).status == "accepted"
+    login(page)
+    page.goto(f"{live_server.url}/gestion/torneos/{t.slug}/solicitudes/")
+    row = page.locator(f"#solicitud-{twice.pk}")
+    no_sideways_scroll(page)
+    assert small_controls(page) == []
+    screenshot(page, "phone-signup-requests-choice")
+    row.locator("select[name=partner_choice]").select_option(str(second.pk))
+    row.get_by_role("button", name="Aceptar").click()
+    expect(page.locator(".msg.success")).to_have_text("Karla Luna: aceptada.")
+    assert Entry.objects.get(pk=SignUp.objects.get(pk=twice.pk).entry_id).player2_id == second.pk

@@ -277,6 +277,8 @@ def test_an_accepted_sign_up_is_reminded_too(director, club):
     s = services.sign_up(
         tournament=t, name="Nora Nieto", email="nora@example.org", partner_name="Olga Ortiz"
     )
+    assert s.status == "pending"  # two people new to the club: a club director adds them
+    s = services.decide_signup(acting_user=director, signup=s, accept=True)
     assert s.status == "accepted"
     Player.objects.filter(pk=s.player_id).update(notices_consent=True)
     call_command_output("send_reminders")

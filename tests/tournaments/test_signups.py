@@ -1,6 +1,8 @@
 """Public sign-up (tournament day, part 1): who is recognised, accepted, put on the waiting
 list or left for a director; the page's refusals beside their fields; the trap for robots and
-the rate limit; contact details never public."""
+the rate limit; contact details never public. Consent (issue 25, point 4): nobody is entered
+without their word or a director's, nobody is added to the register but by a club director,
+and no request makes a duplicate player."""
 
 import datetime as dt
 import html
@@ -45,13 +47,24 @@ def _fresh_cache():
     cache.clear()
 
 
-def test_a_new_player_with_a_contact_is_accepted_at_once(director):
-    t = open_tournament(director)
+def test_someone_new_waits_for_a_club_director_who_adds_them_on_accepting(director):
+    t = open_tournament(director)  # no approval, room: a known player would be in at once
     s = services.sign_up(tournament=t, name="Rosalía  Quintero", email="rosalia@example.org")
-    assert s.status == SignUp.Status.ACCEPTED
-    assert s.entry.name == "Rosalía Quintero"
+    assert (s.status, s.entry, s.player) == ("pending", None, None)
+    assert not Player.objects.filter(full_name="Rosalía Quintero").exists()
+    s = services.decide_signup(acting_user=director, signup=s, accept=True)
+    assert (s.status, s.entry.name) == ("accepted", "Rosalía Quintero")
     player = Player.objects.get(full_name="Rosalía Quintero")
-    assert (player.email, s.entry.player1_id) == ("rosalia@example.org", player.pk)
+    assert (player.email, s.entry.player1_id, s.player_id) == (
+        "rosalia@example.org",
+        player.pk,
+        player.pk,
+    )
+
+
+def known(director, name, **contact):
+    """A club player ``name`` with ``contact`` (email, phone, member_number)."""
+    return services.create_player(acting_user=director, full_name=name, **contact)
 
 
 def test_someone_new_must_leave_a_contact(director):
@@ -81,13 +94,16 @@ def test_a_known_player_is_recognised_by_member_number_or_email_only(director):
 def test_a_pair_signs_up_with_the_partner_by_name(director):
     t = open_tournament(director, mode="pairs")
     partner = services.create_player(acting_user=director, full_name="Úrsula Vidal")
+    known(director, "Víctor Zea", phone="555 010 1010")
     assert (
-        refused(lambda: services.sign_up(tournament=t, name="Víctor Zea", phone="555 0101"))
+        refused(lambda: services.sign_up(tournament=t, name="Víctor Zea", phone="555 010 1010"))
         == "signup_partner_required"
     )
     s = services.sign_up(
-        tournament=t, name="Víctor Zea", phone="555 0101", partner_name="ursula vidal"
+        tournament=t, name="Víctor Zea", phone="555 010 1010", partner_name="ursula vidal"
     )
+    assert (s.status, s.entry, s.partner_id) == ("unconfirmed", None, partner.pk)
+    s = services.answer_partner(acting_user=None, signup=s, player=partner, confirm=True)
     assert s.entry.name == "Víctor Zea & Úrsula Vidal"
     assert s.entry.player2_id == partner.pk
     code = refused(
@@ -100,6 +116,8 @@ def test_a_pair_signs_up_with_the_partner_by_name(director):
 
 def test_a_full_tournament_puts_requests_on_the_waiting_list_in_order(director):
     t = open_tournament(director, max_entries=2)
+    for n in ("Uno", "Dos", "Tres", "Cuatro"):
+        known(director, f"Jugador {n}", email=f"j{n}@example.org")
     first = [
         services.sign_up(tournament=t, name=f"Jugador {n}", email=f"j{n}@example.org")
         for n in ("Uno", "Dos", "Tres", "Cuatro")
@@ -160,6 +178,8 @@ def text(response) -> str:
 
 def test_the_page_signs_up_and_never_shows_the_contact(client, director):
     t = open_tournament(director, max_entries=1)
+    known(director, "Celia Duarte", email="celia@example.org")
+    known(director, "Dora Espina", phone="+52 555 123 4567")
     url = reverse("public:signup", args=[t.slug])
     page = text(client.get(url))
     assert "Queda 1 plaza." in page
@@ -173,11 +193,11 @@ def test_the_page_signs_up_and_never_shows_the_contact(client, director):
     assert "Listo" not in text(client.get(url + "?hecho=forged:token"))
     assert "Listo: Celia Duarte, estás inscrito en «Copa Abierta»." in body
     assert "celia@example.org" not in body
-    waiting = text(client.post(url, {"name": "Dora Espina", "phone": "555 1234"}, follow=True))
+    waiting = text(client.post(url, {"name": "Dora Espina", "phone": "555 123 4567"}, follow=True))
     assert "estás en la lista de espera, en el puesto 1" in waiting
-    assert "555 1234" not in waiting
+    assert "555 123 4567" not in waiting
     public = text(client.get(reverse("public:tournament", args=[t.slug])))
-    assert "celia@example.org" not in public and "555 1234" not in public
+    assert "celia@example.org" not in public and "555 123 4567" not in public
 
 
 def test_a_refused_sign_up_comes_back_typed_with_the_error_beside_its_field(client, director):
@@ -253,7 +273,8 @@ def test_the_directors_page_lists_requests_with_contacts_and_decides(director_cl
 def test_the_directors_settings_refuse_a_maximum_below_the_entries(director_client, director):
     t = open_tournament(director)
     for n in (1, 2):
-        services.sign_up(tournament=t, name=f"Persona {n}", phone="1")
+        known(director, f"Persona {n}", phone=f"555 000 00{n}")
+        services.sign_up(tournament=t, name=f"Persona {n}", phone=f"555 000 00{n}")
     answer = director_client.post(
         reverse("manage:signups", args=[t.slug]),
         {"action": "settings", "s-signup_open": "on", "s-max_entries": "1"},
@@ -264,7 +285,8 @@ def test_the_directors_settings_refuse_a_maximum_below_the_entries(director_clie
 
 def test_a_newcomer_who_left_only_a_phone_is_recognised_by_it_next_time(director):
     first = open_tournament(director, name="Primera Copa")
-    services.sign_up(tournament=first, name="Hilario Ibáñez", phone="+52 55 1234-5678")
+    s = services.sign_up(tournament=first, name="Hilario Ibáñez", phone="+52 55 1234-5678")
+    services.decide_signup(acting_user=director, signup=s, accept=True)
     second = open_tournament(director, name="Segunda Copa")
     s = services.sign_up(tournament=second, name="hilario ibanez", phone="55-1234-5678")
     assert s.status == "accepted"

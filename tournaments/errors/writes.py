@@ -66,6 +66,19 @@ MESSAGES: dict[str, str] = {
         "Ya hay una solicitud de inscripción con «{name}» en este torneo."
     ),
     "signup_decided": gettext_noop("La solicitud de {name} ya estaba decidida."),
+    "signup_choose": gettext_noop(
+        "El club tiene más de un jugador llamado «{name}»: elige cuál es antes de aceptar."
+    ),
+    "signup_not_a_choice": gettext_noop(
+        "{player} no es ninguno de los jugadores llamados «{name}» que puede elegirse aquí."
+    ),
+    "signup_needs_club_director": gettext_noop(
+        "Esta solicitud añade al registro del club a alguien nuevo ({names}): solo un "
+        "director del club (grupo «Directores») puede aceptarla. Queda pendiente para él."
+    ),
+    "signup_not_asking": gettext_noop(
+        "La solicitud de {name} ya no espera tu respuesta: ya se decidió o no te nombra."
+    ),
     "signup_full": gettext_noop(
         "El torneo está completo ({most} inscripciones): sube el máximo antes de aceptar otra."
     ),

@@ -1,6 +1,7 @@
 """Messages to players by email: a round's table (pairings), the reminder the day before a
 tournament, the link that claims a player record, the warning to the old address when an
-account's email changes, and the signed links they carry.
+account's email changes, the question to a player named as partner by a sign-up request, and
+the signed links they carry.
 
 Who is told: a player with an email, ``notices_consent`` and not anonymised (``recipients``).
 What is sent is built here from the database (``placements``, ``pairings_message``,
@@ -15,6 +16,12 @@ a task run twice or two workers at once tell nobody twice (the model's unique co
 message that fails to go out gives its row back, so a later run tells that player. Pairings
 changed after the notice are not sent again: the message says that the tournament's page always
 has the current tables.
+
+The partner's question (``partner_message``) is not a notice either: it goes, once per player
+and tournament (``Notice``, kind ``PARTNER``), to the email the club holds whatever the consent
+to notices, because nobody is entered as someone's partner without their word
+(``services.signups``); it carries no unsubscribe link, and its link
+(``partner_token``) answers every request naming them in that tournament.
 
 Language: the messages are written in the club's language (``settings.LANGUAGE_CODE``): a player
 has no stored language. Every notice ends with an unsubscribe link (``unsubscribe_url``: signed,
@@ -103,6 +110,43 @@ def claimable_player(token: str) -> Player | None:
     if player is None or not player.email or _email_key(player.email) != key:
         return None
     return player
+
+
+PARTNER_SALT = "tournaments.signups.partner"
+#: How long the link that answers a partner's requests works (seconds): thirty days.
+PARTNER_MAX_AGE = 30 * 24 * 60 * 60
+
+
+def partner_token(player: Player, tournament: Tournament) -> str:
+    """The signed, timestamped token of the link that lets ``player`` answer the sign-up
+    requests of ``tournament`` naming them as partner (valid ``PARTNER_MAX_AGE`` seconds, for
+    the record's present email only)."""
+    signer = signing.TimestampSigner(salt=PARTNER_SALT)
+    return signer.sign_object({"p": player.pk, "t": tournament.pk, "e": _email_key(player.email)})
+
+
+def partner_of_token(token: str, tournament: Tournament) -> Player | None:
+    """The player that partner ``token`` names, when it is genuine, younger than
+    ``PARTNER_MAX_AGE``, made for ``tournament``, and the record still has the email the link
+    went to and is not anonymised; None otherwise."""
+    try:
+        value = signing.TimestampSigner(salt=PARTNER_SALT).unsign_object(
+            token, max_age=PARTNER_MAX_AGE
+        )
+        pk, t, key = int(value["p"]), int(value["t"]), str(value["e"])
+    except (signing.BadSignature, ValueError, TypeError, KeyError):
+        return None
+    if t != tournament.pk:
+        return None
+    player = Player.objects.filter(pk=pk, anonymised_at__isnull=True).first()
+    if player is None or not player.email or _email_key(player.email) != key:
+        return None
+    return player
+
+
+def partner_url(player: Player, tournament: Tournament, base_url: str | None = None) -> str:
+    path = reverse("public:partner", args=[tournament.slug, partner_token(player, tournament)])
+    return absolute(path, base_url)
 
 
 # --- who is told -------------------------------------------------------------------------------
@@ -364,6 +408,37 @@ def email_changed_message(old: str, new: str, username: str) -> EmailMessage:
         ),
     ]
     return _message(gettext("el correo de tu cuenta cambió"), lines, old, None)
+
+
+def partner_message(signup: SignUp) -> EmailMessage:
+    """The question to the club's player ``signup`` names as partner: who named them, for
+    which tournament, that they are not entered until they say yes, and the link
+    (``partner_url``) where they say yes or no. Sent to the email the club holds."""
+    t = signup.tournament
+    player = signup.partner
+    lines = [
+        gettext("Hola, {name}:").format(name=player.full_name),
+        "",
+        gettext(
+            "En la página de inscripción de «{tournament}» ({date}), {requester} te apuntó como "
+            "su compañero."
+        ).format(tournament=t.name, date=date_format(t.date, "DATE_FORMAT"), requester=signup.name),
+        gettext(
+            "No quedas inscrito hasta que lo confirmes. Para confirmarlo, o para decir que no, "
+            "abre este enlace:"
+        ),
+        partner_url(player, t),
+        "",
+        gettext(
+            "Si no conoces a esa persona o no vas a jugar con ella, no hagas nada: sin tu "
+            "confirmación nadie te inscribe."
+        ),
+    ]
+    subject = gettext("¿juegas «{tournament}» con {requester}?").format(
+        tournament=t.name, requester=signup.name
+    )
+    # Not a notice (the player did not ask for notices): no footer, no unsubscribe link.
+    return _message(subject, lines, player.email, None)
 
 
 # --- sending once ------------------------------------------------------------------------------

@@ -2,10 +2,12 @@
 beside what they send (``tournaments.notices``): ``send_pairings_notices`` (enqueued when a
 round's pairings are stored: ``tournaments.events.round_paired``, connected by the app's
 ``ready``), ``send_reminders`` (enqueued daily by ``manage.py send_reminders``),
-``send_claim_link`` (the public claim form), ``send_password_reset`` (the password reset form)
-and ``send_email_changed`` (an account's email changed: ``tournaments.events.email_changed``).
-No request waits for a mail server, and the public forms do the same work whether the club
-knows the address or not (they enqueue; the task looks the address up).
+``send_claim_link`` (the public claim form), ``send_password_reset`` (the password reset form),
+``send_email_changed`` (an account's email changed: ``tournaments.events.email_changed``) and
+``send_partner_request`` (a sign-up request that names a club player as partner:
+``tournaments.events.partner_named``). No request waits for a mail server, and the public
+forms do the same work whether the club knows the address or not (they enqueue; the task looks
+the address up).
 
 A queued task's arguments hold an email address until it runs: anonymising a player erases
 theirs from the queue too (``clubsite.taskqueue.scrub``), and every task here does nothing for
@@ -25,7 +27,7 @@ from django.tasks import task
 from django.utils import translation
 
 from tournaments import notices
-from tournaments.models import Notice, Player, Round, Tournament
+from tournaments.models import Notice, Player, Round, SignUp, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +158,39 @@ def email_changed(sender, old: list[str], new: str, username: str, **kwargs) -> 
         send_email_changed.enqueue(address, new, username, language)
 
 
+@task
+def send_partner_request(signup_id: int) -> int:
+    """Ask the club's player named as partner by sign-up request ``signup_id`` for their word
+    (``notices.partner_message``, its link answering every request naming them in that
+    tournament), once per player and tournament however many requests name them (``Notice``,
+    kind ``PARTNER``). Nothing when the request no longer waits for them, or the club has no
+    email for them. Returns how many messages went out (0 or 1)."""
+    signup = (
+        SignUp.objects.select_related("tournament", "partner")
+        .filter(
+            pk=signup_id,
+            status=SignUp.Status.UNCONFIRMED,
+            partner__isnull=False,
+            partner_confirmed_at__isnull=True,
+        )
+        .first()
+    )
+    if signup is None or not signup.partner.email or signup.partner.anonymised_at is not None:
+        return 0
+    with translation.override(settings.LANGUAGE_CODE):
+        return _send_each(
+            [
+                (
+                    signup.partner,
+                    signup.tournament,
+                    None,
+                    partial(notices.partner_message, signup),
+                )
+            ],
+            kind=Notice.Kind.PARTNER,
+        )
+
+
 def enqueue_pairings(round_id: int) -> None:
     """Put ``send_pairings_notices(round_id)`` on the queue when someone is to be told; called
     once the transaction that stored the round's pairings commits. Never raises: a queue that
@@ -172,14 +207,27 @@ def round_paired(sender, round_id: int, **kwargs) -> None:
     enqueue_pairings(round_id)
 
 
+def partner_named(sender, signup_id: int, **kwargs) -> None:
+    """``tournaments.events.partner_named``: ask the partner (``send_partner_request``),
+    enqueued whatever the partner's email, so the sign-up answers alike either way. Never
+    raises: a queue that cannot be reached is logged (the request is stored all the same; the
+    partner can still confirm before a director)."""
+    try:
+        send_partner_request.enqueue(signup_id)
+    except Exception:
+        log.exception("could not enqueue the partner request of sign-up %s", signup_id)
+
+
 __all__ = [
     "NoticesFailed",
     "email_changed",
     "enqueue_pairings",
+    "partner_named",
     "round_paired",
     "send_claim_link",
     "send_email_changed",
     "send_password_reset",
     "send_pairings_notices",
+    "send_partner_request",
     "send_reminders",
 ]

@@ -22,7 +22,8 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
 - ``results``: record and delete the result of a table, whatever the scoring system (the
   tournament's ``tournaments.systems`` adapter validates and stores the values);
 - ``castigos``: castigos and sorteos;
-- ``signups``: the public sign-up (requests, the waiting list, the director's decisions);
+- ``signups``: the public sign-up (requests, the partner's consent, the waiting list, the
+  director's decisions);
 - ``checkin``: who is present on the day (the director's list, the players' own check-in
   with the day's code);
 - ``clock``: the round clock (``start_clock``, ``pause_clock``, ``resume_clock``,
@@ -89,6 +90,7 @@ from tournaments.services.rounds import (
     unseat_table,
 )
 from tournaments.services.signups import (
+    answer_partner,
     decide_signup,
     promote_waiting,
     remove_entry,
@@ -131,6 +133,7 @@ __all__ = [
     "update_signup_settings",
     "sign_up",
     "promote_waiting",
+    "answer_partner",
     "decide_signup",
     "ERROR_FIELDS",
     "MAX_NAME",

@@ -11,30 +11,48 @@ The rule (one place, here):
   gets no duplicate). Someone new leaves a name and a contact (email or phone).
 * No answer tells whether a member number, email or phone belongs to someone: the refusal of a
   known name is one sentence whatever was typed, and a newcomer's member number that another
-  player has is simply not given to the new player (``_accept``). The page limits the tries
-  (``clubsite.limits``: per connection, and per name from anywhere).
-* The partner is the club's player of that name when there is exactly one, else a new player.
-* Accepted at once when the tournament needs no approval and has room (``max_entries``); with
-  no room the request waits (``WAITING``, first come first served, moved up by
-  ``promote_waiting`` when room appears); with approval on it waits for a director
-  (``PENDING``). Accepting creates the players that are new and the ``Entry``.
+  player has is simply not given to the new player (``decide_signup``). The page limits the
+  tries (``clubsite.limits``: per connection, and per name from anywhere).
+* The partner is the club's player of that name when there is exactly one; with two or more
+  a director chooses which (never a third); with none, someone new.
+* Nobody is entered without consent: a partner who is the club's player is asked
+  (``UNCONFIRMED``: the link mailed to them, ``answer_partner``, or their account's page) and
+  no ``Entry`` exists until they say yes or a director accepts the request for them. A name
+  typed by someone else blocks nobody: the partner may still sign up on their own.
+* Nobody is added to the club's register by an anonymous request: the people it names who
+  are not in the register stay names and contacts on the request until a club director
+  (``permissions.is_director``) accepts it; a director of this tournament only is refused in
+  words ("signup_needs_club_director"), the request staying for a club director.
+* With all that settled (``_settle``, the one path of every request that nobody decides: the
+  sign-up itself, the partner's yes, a place freed by ``promote_waiting``): accepted at once
+  when the tournament needs no approval and has room (``max_entries``); with no room the
+  request waits (``WAITING``, first come first served, moved up by ``promote_waiting`` when
+  room appears); with approval on, new people to add or a name to choose it waits for a
+  director (``PENDING``). Whoever accepts, the people are recognised again at that moment
+  (``who_plays``), so a request never makes a duplicate of someone added meanwhile.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from tournaments import names
+from tournaments import events, names
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, SignUp, Tournament, name_key
-from tournaments.services.players import create_player
+from tournaments.permissions import is_director
+from tournaments.services.players import create_player, similar_players
 from tournaments.services.tournaments import register_entry
 from tournaments.writing import audit, clean_name, lock_entry, lock_tournament
 
 OPEN_STATUSES = (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
-LIVE = (SignUp.Status.PENDING, SignUp.Status.WAITING, SignUp.Status.ACCEPTED)
+#: The requests on their way to an entry (nobody has decided them yet).
+OPEN = (SignUp.Status.UNCONFIRMED, SignUp.Status.PENDING, SignUp.Status.WAITING)
+#: The requests that keep a name from being asked twice.
+LIVE = (*OPEN, SignUp.Status.ACCEPTED)
 
 
 def signup_closed_reason(t: Tournament, now=None) -> str | None:
@@ -87,21 +105,83 @@ def _known_player(name: str, member_number: str, email: str, phone: str = "") ->
     raise DomainError("signup_identify", name=name)
 
 
-def _partner(name: str) -> Player | None:
-    """The club's only player called ``name`` (up to case, accents, spacing), else None."""
-    same = list(Player.objects.filter(name_key=name_key(name))[:2])
-    return same[0] if len(same) == 1 else None
+def _asks_partner(s: SignUp) -> bool:
+    """Whether ``s`` still waits for the word of the club's player it names as partner."""
+    return s.partner_id is not None and s.partner_confirmed_at is None and s.status in OPEN
 
 
-def _already(t: Tournament, player: Player | None, name: str) -> None:
+def _entered(t: Tournament, player: Player) -> bool:
+    return t.entries.filter(player1=player).exists() or t.entries.filter(player2=player).exists()
+
+
+def _already(t: Tournament, player: Player | None, name: str, *, exclude: int | None = None):
+    """Refuse a second request for ``player`` (or ``name``) in ``t``: "signup_already_entered"
+    (they have an entry), "signup_already_requested" (a live request names them, but for a
+    partner's name that still waits for that partner's consent: a name typed by someone else
+    blocks nobody). ``exclude``: a request not to count (the one being answered)."""
     key = names.key(name)
-    if player is not None and (
-        t.entries.filter(player1=player).exists() or t.entries.filter(player2=player).exists()
-    ):
+    if player is not None and _entered(t, player):
         raise DomainError("signup_already_entered", name=player.full_name)
-    for s in t.signups.filter(status__in=LIVE):
-        if key in (names.key(s.name), names.key(s.partner_name)):
+    for s in t.signups.filter(status__in=LIVE).exclude(pk=exclude):
+        named = [names.key(s.name)]
+        if s.partner_name and not _asks_partner(s):
+            named.append(names.key(s.partner_name))
+        if key in named:
             raise DomainError("signup_already_requested", name=name)
+
+
+@dataclass
+class Who:
+    """Who a request would enter, as the club's register stands now (``who_plays``).
+
+    ``player`` / ``partner``: their records, when known; ``player_choices``: the club has the
+    requester's name but nothing the request gives matches (the name appeared after the
+    request), ``partner_choices``: the club has two or more players of the partner's name — in
+    both a director picks one, never a new record; ``new_player`` / ``new_partner``: not in the
+    register (a club director adds them on accepting); ``partner_unconfirmed``: the partner is
+    the club's player and has not said yes."""
+
+    player: Player | None = None
+    partner: Player | None = None
+    player_choices: list[Player] = field(default_factory=list)
+    partner_choices: list[Player] = field(default_factory=list)
+    new_player: bool = False
+    new_partner: bool = False
+    partner_unconfirmed: bool = False
+
+    @property
+    def needs_choice(self) -> bool:
+        return bool(self.player_choices or self.partner_choices)
+
+    @property
+    def adds_people(self) -> bool:
+        return self.new_player or self.new_partner
+
+
+def who_plays(signup: SignUp) -> Who:
+    """Who ``signup`` would enter now (``Who``): the records it holds, else the requester
+    recognised again by the sign-up's rule (``_known_player``) and the partner by name
+    (``similar_players``: one player of that name is them, two or more a director's choice).
+    Reads only; a few queries."""
+    who = Who(player=signup.player, partner=signup.partner)
+    if who.player is None:
+        try:
+            who.player = _known_player(
+                signup.name, signup.member_number, signup.email, signup.phone
+            )
+        except DomainError:
+            who.player_choices = similar_players(signup.name)
+        who.new_player = who.player is None and not who.player_choices
+    if signup.partner_name:
+        if who.partner is None:
+            same = similar_players(signup.partner_name)
+            if len(same) == 1:
+                who.partner = same[0]
+            else:
+                who.partner_choices = same
+                who.new_partner = not same
+        who.partner_unconfirmed = who.partner is not None and signup.partner_confirmed_at is None
+    return who
 
 
 @transaction.atomic
@@ -115,9 +195,12 @@ def sign_up(
     partner_name: str = "",
     now=None,
 ) -> SignUp:
-    """Record a request to play ``tournament`` (see the module's rule) and, when it needs no
-    approval and there is room, accept it at once. Returns the ``SignUp`` (its ``status``
-    says what happened; ``place`` its place in the waiting list, when waiting).
+    """Record a request to play ``tournament`` (see the module's rule) and take it as far as
+    it goes by itself (``_settle``): accepted at once when nobody's word is missing, the
+    tournament needs no approval and has room. Creates no player. Returns the ``SignUp`` (its
+    ``status`` says what happened: accepted, waiting for the partner, for a director or on
+    the waiting list; ``place`` its place in the waiting list, when waiting). A partner asked
+    for their word is told once the transaction commits (``events.partner_named``).
 
     Raises DomainError "signup_off", "signup_started", "signup_deadline", "name_required",
     "name_too_long", "signup_contact" (someone new without email or phone), "signup_identify",
@@ -142,7 +225,8 @@ def sign_up(
     player = _known_player(name, member_number, email, phone)
     if player is None and not (email or phone):
         raise DomainError("signup_contact")
-    partner = _partner(partner_name) if partner_name else None
+    same = similar_players(partner_name) if partner_name else []
+    partner = same[0] if len(same) == 1 else None
     for p in (player, partner):
         if p is not None and not p.active:
             raise DomainError("player_inactive", name=p.full_name)
@@ -159,13 +243,8 @@ def sign_up(
         player=player,
         partner=partner,
     )
-    if t.signup_needs_approval:
-        signup.status = SignUp.Status.PENDING
-    elif room_left(t) == 0:
-        signup.status = SignUp.Status.WAITING
-    else:
-        _accept(signup, None)
-    audit(signup, None).save()
+    _settle(signup, None)
+    _save(signup, None, was=None)
     signup.place = waiting_place(signup)
     return signup
 
@@ -184,45 +263,125 @@ def waiting_place(signup: SignUp) -> int | None:
     )
 
 
-def _accept(signup: SignUp, acting_user) -> None:
-    """Create the new players and the entry of ``signup`` (not saved yet); the tournament is
-    locked by the caller. A new player's member number is the one typed unless another player
-    has it: then the new player gets none (the request keeps what was typed, for the
-    director), never a refusal that would tell a stranger which member numbers exist."""
-    t = signup.tournament
-    if signup.player is None:
-        signup.player = create_player(
-            acting_user=None,
-            full_name=signup.name,
-            member_number=signup.member_number or None,
-            email=signup.email,
-            phone=signup.phone,
-            drop_taken_member_number=True,
-        )
-    if signup.partner_name and signup.partner is None:
-        signup.partner = create_player(acting_user=None, full_name=signup.partner_name)
-    players = [signup.player] + ([signup.partner] if signup.partner_name else [])
-    signup.entry = register_entry(acting_user=acting_user, tournament=t, players=players)
+def _save(signup: SignUp, acting_user, *, was: str | None) -> None:
+    """Save ``signup`` (audited) and, when it has just come to wait for its partner (from
+    ``was``), tell the partner once the transaction commits (``events.partner_named``)."""
+    audit(signup, acting_user).save()
+    if signup.status == SignUp.Status.UNCONFIRMED and was != SignUp.Status.UNCONFIRMED:
+        events.send_after_commit(events.partner_named, signup_id=signup.pk)
+
+
+def _enter(signup: SignUp, acting_user, players: list[Player]) -> None:
+    """Make the entry of ``signup`` (not saved yet) for ``players``; accepted."""
+    signup.entry = register_entry(
+        acting_user=acting_user, tournament=signup.tournament, players=players
+    )
     signup.status = SignUp.Status.ACCEPTED
     signup.decided_at = timezone.now()
     signup.decided_by = acting_user if getattr(acting_user, "pk", None) else None
 
 
+def _settle(signup: SignUp, acting_user) -> None:
+    """Move ``signup`` (not saved; its tournament locked by the caller) as far as it goes with
+    nobody deciding — the sign-up itself, the partner's yes, a place freed
+    (``promote_waiting``) — never creating a player nor entering anyone who has not said yes:
+
+    a partner who is the club's player and has not confirmed → ``UNCONFIRMED``; new people to
+    add, a name to choose, a player who is inactive or entered meanwhile, or approval on →
+    ``PENDING`` (a director decides); no room → ``WAITING``; else the entry (``ACCEPTED``).
+    Records recognised since the request are taken (``who_plays``), never duplicated."""
+    t = signup.tournament
+    who = who_plays(signup)
+    signup.player = signup.player or who.player
+    signup.partner = signup.partner or who.partner
+    players = [who.player] + ([who.partner] if signup.partner_name else [])
+    if who.partner_unconfirmed:
+        signup.status = SignUp.Status.UNCONFIRMED
+    elif (
+        who.adds_people
+        or who.needs_choice
+        or t.signup_needs_approval
+        or any(not p.active or _entered(t, p) for p in players)
+    ):
+        signup.status = SignUp.Status.PENDING
+    elif room_left(t) == 0:
+        signup.status = SignUp.Status.WAITING
+    else:
+        _enter(signup, acting_user, players)
+
+
+def _chosen(chosen: Player | None, choices: list[Player], name: str) -> Player | None:
+    """The director's pick ``chosen`` when it is one of ``choices`` (None: no pick). Raises
+    "signup_not_a_choice" for a player that is not one of them."""
+    if chosen is None:
+        return None
+    if chosen.pk not in {p.pk for p in choices}:
+        raise DomainError("signup_not_a_choice", player=chosen.full_name, name=name)
+    return chosen
+
+
 @transaction.atomic
-def decide_signup(*, acting_user, signup: SignUp, accept: bool) -> SignUp:
-    """A director accepts (creating the entry) or refuses a pending or waiting request.
-    Returns it. Raises DomainError "signup_decided" (already accepted or refused),
-    "signup_full" (accepting with no room left: raise the maximum first), and those of
-    ``register_entry`` and ``create_player``."""
+def decide_signup(
+    *,
+    acting_user,
+    signup: SignUp,
+    accept: bool,
+    player: Player | None = None,
+    partner: Player | None = None,
+) -> SignUp:
+    """A director accepts (creating the entry) or refuses a request that nobody has decided
+    (waiting for its partner, for a director or on the waiting list). Returns it.
+
+    Accepting takes the people as the register has them now (``who_plays``: someone added
+    since the request is taken, not duplicated); ``player`` / ``partner`` are the director's
+    pick when the club has that name more than once (``Who.player_choices`` /
+    ``partner_choices``). The director's acceptance is the partner's confirmation. The people
+    not in the register are added (``create_player``) only by a club director
+    (``permissions.is_director``).
+
+    Raises DomainError "signup_decided" (already accepted or refused), "signup_choose" (a
+    name the club has more than once, no pick), "signup_not_a_choice" (a pick of another
+    name), "signup_needs_club_director" (new people, a director of this tournament only),
+    "signup_full" (no room left: raise the maximum first), and those of ``register_entry``
+    and ``create_player``."""
     t = lock_tournament(signup.tournament)
     signup = SignUp.objects.select_for_update().get(pk=signup.pk)
     signup.tournament = t
-    if signup.status not in (SignUp.Status.PENDING, SignUp.Status.WAITING):
+    if signup.status not in OPEN:
         raise DomainError("signup_decided", name=signup.name)
     if accept:
+        who = who_plays(signup)
+        who.player = _chosen(player, who.player_choices, signup.name) or who.player
+        who.partner = _chosen(partner, who.partner_choices, signup.partner_name) or who.partner
+        if who.player is None and who.player_choices:
+            raise DomainError("signup_choose", name=signup.name)
+        if signup.partner_name and who.partner is None and who.partner_choices:
+            raise DomainError("signup_choose", name=signup.partner_name)
+        if who.adds_people and not is_director(acting_user):
+            new = [signup.name] if who.new_player else []
+            new += [signup.partner_name] if who.new_partner else []
+            raise DomainError("signup_needs_club_director", names=" & ".join(new))
         if room_left(t) == 0:
             raise DomainError("signup_full", most=t.max_entries)
-        _accept(signup, acting_user)
+        if who.new_player:
+            # a member number another player has is left off, never refused: a refusal would
+            # tell a stranger which numbers exist (the request keeps what was typed)
+            who.player = create_player(
+                acting_user=acting_user,
+                full_name=signup.name,
+                member_number=signup.member_number or None,
+                email=signup.email,
+                phone=signup.phone,
+                drop_taken_member_number=True,
+            )
+        if who.new_partner:
+            who.partner = create_player(acting_user=acting_user, full_name=signup.partner_name)
+        signup.player = who.player
+        if signup.partner_name:
+            signup.partner = who.partner
+            signup.partner_confirmed_at = signup.partner_confirmed_at or timezone.now()
+        players = [who.player] + ([who.partner] if signup.partner_name else [])
+        _enter(signup, acting_user, players)
     else:
         signup.status = SignUp.Status.REFUSED
         signup.decided_at = timezone.now()
@@ -232,9 +391,46 @@ def decide_signup(*, acting_user, signup: SignUp, accept: bool) -> SignUp:
 
 
 @transaction.atomic
+def answer_partner(*, acting_user, signup: SignUp, player: Player, confirm: bool) -> SignUp:
+    """The club's player ``player``, named as partner by ``signup``, says yes (``confirm``) or
+    no: from the link mailed to them (``acting_user`` None) or their account's page. Yes: the
+    request goes on its way (``_settle``: accepted when there is room and no approval, else
+    waiting or for a director); no: ``DECLINED``, nobody is entered. The closing time is for
+    new requests: a request made in time may be answered until the tournament starts. Returns
+    the request.
+
+    Raises DomainError "signup_not_asking" (the request does not name them, or no longer waits
+    for their word), "signup_started" (the tournament is running or over), and, to a yes,
+    "signup_already_entered" / "signup_already_requested" (they play it already, or asked
+    with someone else)."""
+    t = lock_tournament(signup.tournament)
+    signup = SignUp.objects.select_for_update().get(pk=signup.pk)
+    signup.tournament = t
+    if signup.partner_id != player.pk or not _asks_partner(signup):
+        raise DomainError("signup_not_asking", name=signup.name)
+    if t.status not in OPEN_STATUSES:
+        raise DomainError("signup_started")
+    was = signup.status
+    user = acting_user if getattr(acting_user, "pk", None) else None
+    if confirm:
+        _already(t, player, player.full_name, exclude=signup.pk)
+        signup.partner_confirmed_at = timezone.now()
+        if signup.status == SignUp.Status.UNCONFIRMED:
+            _settle(signup, None)  # accepted by the rule, not decided by anyone
+    else:
+        signup.status = SignUp.Status.DECLINED
+        signup.decided_at = timezone.now()
+        signup.decided_by = user
+    _save(signup, user, was=was)
+    return signup
+
+
+@transaction.atomic
 def promote_waiting(*, acting_user, tournament: Tournament) -> list[SignUp]:
-    """Accept the waiting requests, oldest first, while there is room (a tournament without
-    approval only: with approval the director decides). Returns those accepted."""
+    """Move the waiting requests up, oldest first, while there is room (a tournament without
+    approval only: with approval the director decides), each by the one path (``_settle``):
+    accepted, or, when it now needs someone's word (a partner found in the register, new
+    people, a name to choose), left for it. Never creates a player. Returns those accepted."""
     t = lock_tournament(tournament)
     accepted = []
     if t.signup_needs_approval:
@@ -243,9 +439,10 @@ def promote_waiting(*, acting_user, tournament: Tournament) -> list[SignUp]:
         if room_left(t) == 0:
             break
         signup.tournament = t
-        _accept(signup, acting_user)
-        audit(signup, acting_user).save()
-        accepted.append(signup)
+        _settle(signup, acting_user)
+        _save(signup, acting_user, was=SignUp.Status.WAITING)
+        if signup.status == SignUp.Status.ACCEPTED:
+            accepted.append(signup)
     return accepted
 
 

@@ -1,6 +1,7 @@
 """A player's own pages (issue "accounts"): claiming their player record through a link sent to
 the email the club holds (``/cuenta/jugador/``), their page (``/cuenta/``: entries, sign-up
-requests, contact details and consent to notices), the unsubscribe link of every notice
+requests, contact details and consent to notices; the requests naming them as partner with
+"yes" and "no": ``/cuenta/companero/``), the unsubscribe link of every notice
 (``/avisos/baja/<token>/``, no login) and the password reset (Django's views, with the mail
 sent by the worker and the login lockout lifted by a successful reset; URLs in
 clubsite/urls.py).
@@ -27,6 +28,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
 from clubsite.http import form_page
 from clubsite.limits import LIMITS, limited, take, too_many
@@ -34,7 +36,9 @@ from tournaments import notices, services
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, SignUp, Tournament
 from tournaments.notices.tasks import send_claim_link, send_password_reset
+from tournaments.views.manage.access import posted_object
 from tournaments.views.manage.confirm import place_error
+from tournaments.views.signups import answered
 
 
 class ClaimRequestForm(forms.Form):
@@ -263,8 +267,31 @@ def home(request):
         .filter(Tournament.public_q("tournament__"))
         .select_related("tournament")
         .order_by("-created_at", "-pk"),
+        "asking": set(SignUp.asking(player).values_list("pk", flat=True)),
     }
     return render(request, "tournaments/account/home.html", context, status=status)
+
+
+@never_cache
+@login_required
+@require_POST
+def partner_answer(request):
+    """ "Yes" or "no" from "Mi página" to a sign-up request naming the account's player as
+    partner (``action=confirm|decline``, ``signup``: ``services.answer_partner``), then back to
+    the page with the answer in words. 404 for a request that does not name them."""
+    player = Player.objects.filter(user=request.user).first()
+    action = request.POST.get("action", "")
+    if player is None or action not in ("confirm", "decline"):
+        return redirect("account:home")
+    asked = posted_object(request, SignUp, "signup", partner=player)
+    try:
+        done = services.answer_partner(
+            acting_user=request.user, signup=asked, player=player, confirm=action == "confirm"
+        )
+        messages.success(request, answered(done))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect("account:home")
 
 
 @never_cache

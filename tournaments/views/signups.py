@@ -1,5 +1,6 @@
 """Public sign-up (tournament day, part 1): the players' page
-(``/torneos/<slug>/inscribirse/``) and the director's requests
+(``/torneos/<slug>/inscribirse/``), the page where a player named as partner says yes or no
+(``/torneos/<slug>/companero/<token>/``, the link mailed to them) and the director's requests
 (``/gestion/torneos/<slug>/solicitudes/``). The rule and the writes are
 ``services.signups``'."""
 
@@ -14,11 +15,18 @@ from django.views.decorators.cache import never_cache
 
 from clubsite.http import form_page
 from clubsite.limits import LIMITS, limited, take, too_many
-from tournaments import names, services
+from tournaments import names, notices, services
 from tournaments.errors import DomainError
 from tournaments.forms import SignUpForm, SignUpSettingsForm
-from tournaments.models import SignUp, Tournament
-from tournaments.services.signups import room_left, signup_closed_reason, waiting_place
+from tournaments.models import Player, SignUp, Tournament
+from tournaments.permissions import is_director
+from tournaments.services.signups import (
+    OPEN,
+    room_left,
+    signup_closed_reason,
+    waiting_place,
+    who_plays,
+)
 from tournaments.views import sharing
 from tournaments.views.manage.access import (
     director_required,
@@ -118,13 +126,80 @@ def _signed_signup(t: Tournament, token: str) -> SignUp | None:
     return done
 
 
+def answered(signup: SignUp) -> str:
+    """What the partner's answer to ``signup`` did, in words (the partner's page and the
+    account's page say it)."""
+    if signup.status == SignUp.Status.DECLINED:
+        return _("Hecho: no juegas con {name}; su solicitud no sigue adelante.").format(
+            name=signup.name
+        )
+    if signup.status == SignUp.Status.ACCEPTED:
+        return _("Listo: {entry}, inscritos en «{tournament}».").format(
+            entry=signup.entry.name, tournament=signup.tournament.name
+        )
+    if signup.status == SignUp.Status.WAITING:
+        return _(
+            "Confirmado. El torneo está completo: la pareja con {name} queda en la lista de "
+            "espera, en el puesto {place}."
+        ).format(name=signup.name, place=waiting_place(signup))
+    return _("Confirmado. Un director del torneo revisará la solicitud de {name}.").format(
+        name=signup.name
+    )
+
+
+@never_cache
+@form_page
+def partner(request, slug, token):
+    """The page the link mailed to a player named as partner opens
+    (``notices.partner_url``): the requests of tournament ``slug`` naming them, those still
+    waiting for their word with "Sí, juego" and "No juego" (``action=confirm|decline``,
+    ``signup``; ``services.answer_partner``), then the answer in words (redirected here). No
+    login: the link is the proof (signed, 30 days, for the email the club holds). A link that
+    does not work: 400 and the page says why. Contact details are never shown."""
+    t = tournament_or_404(request, slug)
+    player = notices.partner_of_token(token, t)
+    if player is None:
+        return render(request, "tournaments/partner.html", {"t": t, "invalid": True}, status=400)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action in ("confirm", "decline"):
+            asked = posted_object(request, SignUp, "signup", tournament=t, partner=player)
+            try:
+                done = services.answer_partner(
+                    acting_user=None, signup=asked, player=player, confirm=action == "confirm"
+                )
+                messages.success(request, answered(done))
+            except DomainError as exc:
+                messages.error(request, exc.message)
+        return redirect(request.path)
+    asking = list(SignUp.asking(player, t))
+    context = {
+        "t": t,
+        "player": player,
+        "asking": asking,
+        "others": t.signups.filter(partner=player).exclude(pk__in=[s.pk for s in asking]),
+    }
+    return render(request, "tournaments/partner.html", context)
+
+
+def _picked(request, field: str) -> Player | None:
+    """The player a director picked in the select ``field`` of a request's row (None when the
+    field is absent or empty); 404 for an id that is no player."""
+    if not request.POST.get(field, ""):
+        return None
+    return posted_object(request, Player, field)
+
+
 @director_required
 @form_page
 def signups(request, slug):
     """The director's sign-up page: the settings (open, maximum, closing time, approval) and
-    the requests (waiting for approval, the waiting list in order, the decided ones), each
-    pending or waiting one with "accept" and "refuse" (``action=accept|refuse``,
-    ``signup``). Contact details are shown here only."""
+    the requests (waiting for the partner's word, waiting for approval, the waiting list in
+    order, the decided ones), each open one with "accept" and "refuse"
+    (``action=accept|refuse``, ``signup``) and what accepting does (``who_plays``: someone new
+    to add — a club director's act —, a partner to confirm, a name the club has more than once,
+    with its select: ``player_choice``, ``partner_choice``). Contact details are shown here
+    only."""
     t = managed_tournament(request, slug)
     settings_form = SignUpSettingsForm(instance=t, prefix="s")
     status = 200
@@ -147,7 +222,11 @@ def signups(request, slug):
             request_ = posted_object(request, SignUp, "signup", tournament=t)
             try:
                 decided = services.decide_signup(
-                    acting_user=request.user, signup=request_, accept=action == "accept"
+                    acting_user=request.user,
+                    signup=request_,
+                    accept=action == "accept",
+                    player=_picked(request, "player_choice"),
+                    partner=_picked(request, "partner_choice"),
                 )
                 text = (
                     _("{name}: aceptada.")
@@ -158,15 +237,19 @@ def signups(request, slug):
             except DomainError as exc:
                 messages.error(request, exc.message)
             return redirect("manage:signups", slug=t.slug)
-    rows = list(t.signups.order_by("created_at", "id"))
+    rows = list(t.signups.select_related("player", "partner").order_by("created_at", "id"))
     for place, row in enumerate((r for r in rows if r.status == SignUp.Status.WAITING), start=1):
         row.place = place
+    for row in rows:
+        row.who = who_plays(row) if row.status in OPEN else None
     context = {
         "t": Tournament.objects.get(pk=t.pk),
         "settings_form": settings_form,
+        "club_director": is_director(request.user),
+        "unconfirmed": [r for r in rows if r.status == SignUp.Status.UNCONFIRMED],
         "pending": [r for r in rows if r.status == SignUp.Status.PENDING],
         "waiting": [r for r in rows if r.status == SignUp.Status.WAITING],
-        "decided": [r for r in rows if r.status in (SignUp.Status.ACCEPTED, SignUp.Status.REFUSED)],
+        "decided": [r for r in rows if r.status not in OPEN],
         "room": room_left(t),
         "closed": signup_closed_reason(t),
     }

@@ -506,7 +506,8 @@ class Command(BaseCommand):
 
     def _signup_tournament(self, director, players, date):
         """The next pairs tournament, open for sign-up on the web: at most 12 pairs, three
-        already in (club members recognised by their member number)."""
+        already in (club members recognised by their member number, each partner having said
+        yes to the request that names them)."""
         t = services.create_tournament(
             acting_user=director,
             name=SIGNUP_NAME,
@@ -528,10 +529,11 @@ class Command(BaseCommand):
         )
         members = [p for p in players if p.member_number][:6]
         for first, second in zip(members[::2], members[1::2], strict=True):
-            services.sign_up(
+            asked = services.sign_up(
                 tournament=t,
                 name=first.full_name,
                 member_number=first.member_number,
                 partner_name=second.full_name,
             )
+            services.answer_partner(acting_user=None, signup=asked, player=second, confirm=True)
         return Tournament.objects.get(pk=t.pk)
