@@ -871,7 +871,7 @@ def _(ctx):
     )
 
 
-@case("command_import_club_into_a_club", "ya tiene jugadores o torneos")
+@case("command_import_club_into_a_club", "ya tiene datos del club (players, tournaments")
 def _(ctx):
     return ctx.command(
         "import_club", ctx.file(b'{"format": "clubsite-club", "version": 1}', "club.json")

@@ -1,10 +1,12 @@
 """``manage.py import_club FILE.json``: restore a backup made by ``export_club`` into an empty
-database (migrated, with no players, no tournaments and no change history), keeping every id
-and every history row as it was (dates, authors, reasons), then rebuild the Elo ledger once.
-All or nothing. User accounts are matched by username; unknown ones are reported and their
-references left empty (a history row keeps its change, without author). A backup of version 1
-or 2 has no history: it is restored as before, with one "Restaurado con import_club" history
-row per object, and the command says so (docs/backup.md)."""
+database (migrated, with none of the club's data and no change history), keeping every id and
+every history row as it was (dates, authors, reasons), then rebuild the Elo ledger once, so
+``check_ledger`` finds it current. All or nothing; no notice is mailed (the sent notices are
+restored with the rest). User accounts are matched by username; unknown ones are reported and
+their references left empty (a history row keeps its change, without author). An older backup
+restores too, and the command says what it lacks: versions 1 and 2 have no history (one
+"Restaurado con import_club" history row per object), versions 1 to 3 no sign-up requests,
+leagues or sent notices (docs/backup.md)."""
 
 from __future__ import annotations
 
