@@ -237,11 +237,14 @@ def build_season(director, revisora, swiss, table_game):
     seated = seated.exclude(full_name="Aurelio Baeza")  # his history is compared above
     told = [*seated.order_by("pk")[:2], accepted.player]  # she plays only the next one
     for player in told:
-        services.update_contact(
+        services.update_player(  # a director records their email and consent
             acting_user=None,
             player=player,
+            full_name=player.full_name,
+            nickname=player.nickname,
+            member_number=player.member_number,
             email=f"aviso{player.pk}@example.org",
-            phone="",
+            phone=player.phone,
             notices_consent=True,
         )
     mail.outbox.clear()
