@@ -10,6 +10,10 @@ from django.test import override_settings
 
 from tournaments.permissions import DIRECTORS_GROUP
 
+# The shared helpers' asserts (tests/helpers.py, tests/browser/helpers.py) explain a failure
+# with the values compared, as the test modules' own asserts do.
+pytest.register_assert_rewrite("tests.helpers", "tests.browser.helpers")
+
 # What the autouse fixtures below set for every test; ``module_data`` sets it too while it builds.
 TEST_SETTINGS = {"AXES_ENABLED": False, "PAGE_CACHE": False}
 

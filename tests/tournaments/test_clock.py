@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
-from tests.test_csp import offences
+from tests.helpers import offences
 from tournaments import services
 from tournaments.errors import MESSAGES, DomainError
 from tournaments.models import Round, Tournament
