@@ -27,7 +27,7 @@ from django_tasks_db.models import DBTaskResult
 
 from rankings import health, ledger, tasks
 from rankings.models import LedgerRow, LedgerStatus, ReplayRequest
-from tests.test_scale_out import club_tournament
+from tests import builders
 from tournaments import services
 from tournaments.models import Result
 
@@ -117,7 +117,7 @@ def correct_first_game(t):
 
 
 def test_a_save_answers_before_the_replay_and_the_worker_catches_up(database_tasks):
-    t = club_tournament(n_entries=4, rounds=2)
+    t = builders.club_tournament(n_entries=4, rounds=2)
     # Built with the queue and no worker: nothing rated yet, one request per saving transaction.
     assert LedgerRow.objects.count() == 0
     assert ReplayRequest.objects.count() > 0
@@ -151,7 +151,7 @@ def test_a_save_answers_before_the_replay_and_the_worker_catches_up(database_tas
     reason="holds a row lock from another connection while the worker replays (PostgreSQL)",
 )
 def test_a_worker_killed_mid_replay_leaves_the_ledger_and_the_replay_runs_again(database_tasks):
-    t = club_tournament(n_entries=4, rounds=2)
+    t = builders.club_tournament(n_entries=4, rounds=2)
     drain()
     before = snapshot()
     assert len(before) == 16
@@ -194,7 +194,7 @@ def _someone_waits_for_a_lock() -> bool:
 
 
 def test_results_saved_while_no_worker_runs_make_one_replay(database_tasks):
-    t = club_tournament(n_entries=4, rounds=1)
+    t = builders.club_tournament(n_entries=4, rounds=1)
     drain()
     done_before = replay_tasks().filter(status="SUCCESSFUL").count()
     for table in t.rounds.get(number=1).tables.order_by("number"):
