@@ -56,6 +56,12 @@ def director(username: str = "directora", *, password: str = "clave-de-prueba-1"
     return user
 
 
+def player(name: str, *, acting_user=None, **fields) -> Player:
+    """``services.create_player`` named ``name`` with ``fields`` (``email``, ``nickname``,
+    ``notices_consent`` ...)."""
+    return services.create_player(acting_user=acting_user, full_name=name, **fields)
+
+
 def players(names: Iterable[str], *, acting_user=None) -> list[Player]:
     """A player for each of ``names``, in that order (``services.create_player``)."""
     return [services.create_player(acting_user=acting_user, full_name=name) for name in names]
