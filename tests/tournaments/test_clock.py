@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
+from tests import builders
 from tests.helpers import offences
 from tournaments import services
 from tournaments.errors import MESSAGES, DomainError
@@ -111,22 +112,18 @@ def test_the_clock_shows_whole_seconds_rounded_up():
 
 
 def make_round(director, *, time_limit=30, name="Copa del Reloj"):
-    t = services.create_tournament(
+    """Round 1 of a new pairs dominó to 100 (two pairs, "<name> A. Ríos" ...), read again with
+    its tournament."""
+    t, (a, b) = builders.field(
         acting_user=director,
         name=name,
         date=dt.date(2026, 9, 19),
         mode="pairs",
         target=100,
         time_limit=time_limit,
+        names=[f"{name} {c}. Ríos" for c in "ABCD"],
     )
-    players = [
-        services.create_player(acting_user=director, full_name=f"{name} {c}. Ríos") for c in "ABCD"
-    ]
-    a = services.register_entry(acting_user=director, tournament=t, players=players[:2])
-    b = services.register_entry(acting_user=director, tournament=t, players=players[2:])
-    rnd = services.set_pairings(
-        acting_user=director, tournament=t, round_number=1, tables=[([a], [b])]
-    )
+    rnd = builders.pair(t, 1, [(a, b)], acting_user=director)
     return Round.objects.select_related("tournament").get(pk=rnd.pk)
 
 
