@@ -15,6 +15,7 @@ from django.urls import reverse
 from rankings import health, ledger
 from rankings.management import LedgerNotCurrent
 from rankings.models import LedgerRow, LedgerStatus
+from tests import builders
 from tournaments import services
 from tournaments.models import Result, Seat
 
@@ -46,12 +47,6 @@ BAD_DATE_MESSAGE = (
 NOTICE = "El ranking se está recalculando y necesita atención."
 
 
-def record(table, a, b):
-    return services.record_result(
-        acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None
-    )
-
-
 @pytest.fixture
 def league(django_capture_on_commit_callbacks):
     players = [services.create_player(acting_user=None, full_name=n) for n in NAMES]
@@ -78,7 +73,7 @@ def league(django_capture_on_commit_callbacks):
                 tables=[([e[a]], [e[b]]) for a, b in pairs],
             )
             for table, (a, b) in zip(rnd.tables.order_by("number"), scores, strict=True):
-                record(table, a, b)
+                builders.record(table, tantos_a=a, tantos_b=b)
                 tables.append(table)
     return SimpleNamespace(t=t, players=players, tables=tables)
 
@@ -127,7 +122,7 @@ def test_a_game_with_an_impossible_date_is_left_out_named_and_the_ranking_needs_
     break_date(t12)
     # Any later change replays the ledger; it meets the bad row, leaves it out, goes on.
     with django_capture_on_commit_callbacks(execute=True):
-        record(t22, 40, 100)
+        builders.record(t22, tantos_a=40, tantos_b=100)
     assert not LedgerRow.objects.filter(table=t12).exists()
     assert ratings() == pytest.approx(WITHOUT_C_D, abs=1e-9)
     status = LedgerStatus.objects.get()
@@ -209,7 +204,8 @@ def test_a_failing_replay_is_recorded_in_its_own_transaction_and_the_next_replay
 
     monkeypatch.setattr(ledger, "compute_rows", boom)
     with django_capture_on_commit_callbacks(execute=True):
-        record(t22, 30, 100)  # a correction: B–D was 30–100; its replay fails
+        # a correction: B–D was 30–100; its replay fails
+        builders.record(t22, tantos_a=30, tantos_b=100)
     # The replay rolled back (the old figures stand), but the failure was kept.
     assert snapshot() == before
     status = LedgerStatus.objects.get()
@@ -241,7 +237,7 @@ def test_a_failure_before_the_replay_begins_needs_a_replay_from_the_first_game(
 
     monkeypatch.setattr(ledger, "earliest_key_for_tables", boom)
     with django_capture_on_commit_callbacks(execute=True):
-        record(league.tables[3], 30, 100)
+        builders.record(league.tables[3], tantos_a=30, tantos_b=100)
     status = LedgerStatus.objects.get()
     assert (status.state, status.from_key) == ("attention", "")
     assert status.problems[0]["params"] == {"error": "RuntimeError: sin conexión"}
