@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
 from tests import builders
@@ -15,7 +14,6 @@ from tests.helpers import offences
 from tournaments import services
 from tournaments.errors import MESSAGES, DomainError
 from tournaments.models import Round, Tournament
-from tournaments.permissions import DIRECTORS_GROUP
 from tournaments.services.clock import MAX_CLOCK_STEP, clock_state, mm_ss, shown_seconds
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -496,8 +494,7 @@ def test_the_round_page_without_a_time_limit_says_so(director_client, director):
 @pytest.mark.django_db
 def test_only_the_tournaments_directors_press_the_buttons(client, rnd):
     assert press(client, rnd, "start")["Location"].startswith(reverse("login"))
-    other = User.objects.create_user("otro-director", password="x", is_staff=True)
-    other.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
+    other = builders.director("otro-director", password="x")
     client.force_login(other)
     assert press(client, rnd, "start").status_code == 403
     rnd.refresh_from_db()

@@ -7,7 +7,6 @@ import datetime as dt
 import html
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.urls import reverse
 from django.utils import timezone
 
@@ -27,7 +26,6 @@ from tournaments.models import (
     TableResult,
     Tournament,
 )
-from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +36,7 @@ AUDIT = {"date": dt.date(2026, 6, 13), "mode": "pairs", "target": 100, "time_lim
 
 @pytest.fixture
 def other_director():
-    user = User.objects.create_user("segundo", password="clave-de-prueba-3", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
-    return user
+    return builders.director("segundo", password="clave-de-prueba-3")
 
 
 def records(model, **lookup):

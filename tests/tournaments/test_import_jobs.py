@@ -15,7 +15,6 @@ import threading
 from io import StringIO
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection, connections, transaction
@@ -28,7 +27,6 @@ from tournaments import progress, services, tasks
 from tournaments.imports import RESULTS_HEADER, ImportRefused, import_domino_results
 from tournaments.management.commands._common import ProgressBar
 from tournaments.models import ImportJob, Player, Result, Table
-from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -280,9 +278,7 @@ def test_a_queued_job_says_it_waits(director_client, director):
 @pytest.fixture
 def other_director(db):
     """A director of the club's group who directs another tournament only."""
-    user = User.objects.create_user("otro", password=None, is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
-    return user
+    return builders.director("otro", password=None)
 
 
 def test_only_who_may_import_into_the_tournament_sees_its_jobs(director, other_director):
