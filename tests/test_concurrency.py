@@ -21,6 +21,7 @@ from django.db import connection, connections
 from rankings import ledger
 from rankings.models import LedgerRow
 from tests import builders
+from tests.helpers import ledger_snapshot
 from tournaments import imports, services, systems
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, Result, Round, Seat, Table, Tournament
@@ -84,10 +85,6 @@ def race(*steps):
     assert not any(th.is_alive() for th in threads), "a thread is stuck (deadlock?)"
     assert not [o for o in outcomes if o[0] == "crash"], outcomes
     return outcomes
-
-
-def ledger_snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
 
 
 def assert_ledger_is_a_rebuild():

@@ -33,6 +33,7 @@ from clubsite import routers
 from rankings import ledger
 from rankings.models import LedgerRow
 from tests import builders
+from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Result, Tournament
 
@@ -47,10 +48,6 @@ WORKER = Path(__file__).with_name("scale_out_worker.py")
 
 def is_write(sql: str) -> bool:
     return sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE", "COPY", "TRUNCATE"))
-
-
-def ledger_snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
 
 
 def tables_touched(queries) -> set[str]:

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from rankings import ledger
 from rankings.models import LedgerRow
+from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -28,10 +29,6 @@ FABIOLA = 1489.76
 # Once the draft is published: Gaspar (1500, NG 0) beats Emilio (1510.24, NG 1) 100–60.
 GASPAR_PUBLISHED = 1507.8314329295042
 EMILIO_PUBLISHED = 1502.4085670704958
-
-
-def snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
 
 
 def last_rating(player) -> float | None:
@@ -93,9 +90,9 @@ def test_a_drafts_game_changes_nobodys_rating(club):
     assert last_rating(club.fabiola) == pytest.approx(FABIOLA, abs=1e-9)
     assert not LedgerRow.objects.filter(tournament=club.draft).exists()
     assert [g.tournament_id for g in ledger.rated_games()] == [club.league.pk]
-    before = snapshot()
+    before = ledger_snapshot()
     ledger.rebuild()
-    assert snapshot() == before
+    assert ledger_snapshot() == before
 
 
 def test_publishing_replays_and_the_ratings_then_equal_a_rebuild(
@@ -108,9 +105,9 @@ def test_publishing_replays_and_the_ratings_then_equal_a_rebuild(
     assert last_rating(club.gaspar) == pytest.approx(GASPAR_PUBLISHED, abs=1e-9)
     assert last_rating(club.emilio) == pytest.approx(EMILIO_PUBLISHED, abs=1e-9)
     assert LedgerRow.objects.filter(tournament=club.draft).count() == 2
-    before = snapshot()
+    before = ledger_snapshot()
     ledger.rebuild()
-    assert snapshot() == before
+    assert ledger_snapshot() == before
 
 
 def test_unpublishing_by_a_plain_save_removes_the_games_again(

@@ -16,6 +16,7 @@ from rankings import health, ledger
 from rankings.management import LedgerNotCurrent
 from rankings.models import LedgerRow, LedgerStatus
 from tests import builders
+from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Result, Seat
 
@@ -88,10 +89,6 @@ def ratings() -> dict[str, float]:
     return out
 
 
-def snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
-
-
 def key_of(table) -> str:
     result = Result.objects.get(table=table)
     return ledger.order_key(result.played_at, table.round.number, table.number, table.pk)
@@ -145,9 +142,9 @@ def test_a_game_with_an_impossible_date_is_left_out_named_and_the_ranking_needs_
     ]
     assert status.causes() == [BAD_DATE_MESSAGE]
     # What is stored is what a rebuild writes (the rebuild leaves the same game out).
-    before = snapshot()
+    before = ledger_snapshot()
     report = ledger.rebuild()
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     assert [p["table_id"] for p in report.skipped] == [t12.pk]
     assert not health.is_current()
 
@@ -197,7 +194,7 @@ def test_a_failing_replay_is_recorded_in_its_own_transaction_and_the_next_replay
     league, django_capture_on_commit_callbacks, monkeypatch
 ):
     t22 = league.tables[3]
-    before = snapshot()
+    before = ledger_snapshot()
 
     def boom(*args, **kwargs):
         raise RuntimeError("disco lleno")
@@ -207,7 +204,7 @@ def test_a_failing_replay_is_recorded_in_its_own_transaction_and_the_next_replay
         # a correction: B–D was 30–100; its replay fails
         builders.record(t22, tantos_a=30, tantos_b=100)
     # The replay rolled back (the old figures stand), but the failure was kept.
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     status = LedgerStatus.objects.get()
     assert status.state == "attention"
     assert status.from_key == key_of(t22)
@@ -224,9 +221,9 @@ def test_a_failing_replay_is_recorded_in_its_own_transaction_and_the_next_replay
     current = ratings()
     assert current["Berta Quintanar"] == pytest.approx(1477.8147664966864, abs=1e-9)
     assert current["Dalia Urquiza"] == pytest.approx(1495.9452335033136, abs=1e-9)
-    snap = snapshot()
+    snap = ledger_snapshot()
     ledger.rebuild()
-    assert snapshot() == snap
+    assert ledger_snapshot() == snap
 
 
 def test_a_failure_before_the_replay_begins_needs_a_replay_from_the_first_game(
@@ -359,13 +356,13 @@ def test_rebuild_ledger_names_the_bad_row_writes_the_rest_and_exits_1(league):
 
 
 def test_rebuild_ledger_that_fails_changes_nothing_and_exits_1(league, monkeypatch):
-    before = snapshot()
+    before = ledger_snapshot()
     monkeypatch.setattr(ledger, "compute_rows", lambda *a, **k: 1 / 0)
     with pytest.raises(LedgerNotCurrent) as exc:
         run("rebuild_ledger")
     assert exc.value.returncode == 1
     assert "ZeroDivisionError: division by zero" in str(exc.value)
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     assert LedgerStatus.objects.get().from_key == ""
 
 

@@ -28,6 +28,7 @@ from django_tasks_db.models import DBTaskResult
 from rankings import health, ledger, tasks
 from rankings.models import LedgerRow, LedgerStatus, ReplayRequest
 from tests import builders
+from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Result
 
@@ -89,17 +90,13 @@ def drain() -> None:
         stop(worker)
 
 
-def snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
-
-
 def rebuilt():
     """The rows a full rebuild gives, computed without writing (a rebuild rolled back)."""
     from django.db import transaction
 
     with transaction.atomic():
         ledger.rebuild()
-        rows = snapshot()
+        rows = ledger_snapshot()
         transaction.set_rollback(True)
     return rows
 
@@ -129,16 +126,16 @@ def test_a_save_answers_before_the_replay_and_the_worker_catches_up(database_tas
         wait_until(lambda: not ReplayRequest.objects.exists())
         wait_until(lambda: replay_tasks().filter(status="SUCCESSFUL").count() == 1)
         assert LedgerRow.objects.count() == 4 * 2 * 2  # 2 rounds × 2 tables × 4 players
-        assert snapshot() == rebuilt()
+        assert ledger_snapshot() == rebuilt()
         assert health.pending() is None
         assert LedgerStatus.objects.get(pk=1).replayed_at is not None
         # A correction of the first game: the save returns with the ledger unchanged …
-        before = snapshot()
+        before = ledger_snapshot()
         correct_first_game(t)
         assert ReplayRequest.objects.count() == 1
         # … and the worker replays it from that game on.
         wait_until(lambda: not ReplayRequest.objects.exists())
-        after = snapshot()
+        after = ledger_snapshot()
         assert after != before
         assert after == rebuilt()
     finally:
@@ -153,7 +150,7 @@ def test_a_save_answers_before_the_replay_and_the_worker_catches_up(database_tas
 def test_a_worker_killed_mid_replay_leaves_the_ledger_and_the_replay_runs_again(database_tasks):
     t = builders.club_tournament(n_entries=4, rounds=2)
     drain()
-    before = snapshot()
+    before = ledger_snapshot()
     assert len(before) == 16
     # Another connection holds the status row: the next replay deletes and rewrites the rows,
     # then waits there (``health.mark_replayed``), inside its transaction.
@@ -172,7 +169,7 @@ def test_a_worker_killed_mid_replay_leaves_the_ledger_and_the_replay_runs_again(
         holder.close()
     # Killed: its transaction rolled back. The ledger is as before, the request still waits,
     # and the task it had claimed stays "running" for ever.
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     assert ReplayRequest.objects.count() == 1
     assert replay_tasks().filter(status="RUNNING").count() == 1
     # Once the request is older than STALE_AFTER, reading a ranking page enqueues it again.
@@ -183,8 +180,8 @@ def test_a_worker_killed_mid_replay_leaves_the_ledger_and_the_replay_runs_again(
     tasks.ensure_replay(health.pending())
     assert replay_tasks().filter(status="READY").count() == 1
     drain()
-    assert snapshot() != before
-    assert snapshot() == rebuilt()
+    assert ledger_snapshot() != before
+    assert ledger_snapshot() == rebuilt()
 
 
 def _someone_waits_for_a_lock() -> bool:
@@ -210,4 +207,4 @@ def test_results_saved_while_no_worker_runs_make_one_replay(database_tasks):
     assert replay_tasks().filter(status="READY").count() == 1
     drain()
     assert replay_tasks().filter(status="SUCCESSFUL").count() == done_before + 1
-    assert snapshot() == rebuilt()
+    assert ledger_snapshot() == rebuilt()
