@@ -40,10 +40,13 @@ NAMES = [
     "Quintín Quezada",
 ]
 
-
 #: A rated, running dominó tournament of pairs to 100 (``tournament``'s ``base``; the ledger's
 #: tests).
 RATED = {"system": "domino", "mode": "pairs", "target": 100, "rated": True, "status": "running"}
+
+#: The settings of a league's tournaments in ``winter_league``: an unrated mano a mano to 100,
+#: running.
+LEAGUE_CUP = {"mode": "single", "target": 100, "rated": False, "status": "running"}
 
 
 # --- people ------------------------------------------------------------------------------------
@@ -64,16 +67,16 @@ def player(name: str, *, acting_user=None, **fields) -> Player:
 
 def players(names: Iterable[str], *, acting_user=None) -> list[Player]:
     """A player for each of ``names``, in that order (``services.create_player``)."""
-    return [services.create_player(acting_user=acting_user, full_name=name) for name in names]
+    return [player(name, acting_user=acting_user) for name in names]
 
 
 # --- tournaments and entries -------------------------------------------------------------------
 
 
 def tournament(base: Mapping | None = None, /, *, acting_user=None, **settings) -> Tournament:
-    """``services.create_tournament`` with the settings of ``base`` (a module's usual ones)
-    updated by ``settings``; ``name`` and ``date`` are needed, the rest has the model's and
-    the scoring system's defaults."""
+    """``services.create_tournament`` with the settings of ``base`` (a module's usual ones, a
+    dict) updated by ``settings``: ``name`` and ``date`` are needed, a setting given by neither
+    has the model's and the scoring system's default."""
     return services.create_tournament(acting_user=acting_user, **{**(base or {}), **settings})
 
 
@@ -133,9 +136,10 @@ def running_tournament(
     *, system: str = "domino", mode: str = "pairs", n: int = 6, acting_user=None, **settings
 ) -> tuple[Tournament, list[Entry]]:
     """A running tournament of ``system``/``mode`` on 9 May 2026, "Retiradas <system> <mode>
-    <n>" (a dominó one to 100 unless ``target`` says otherwise): the players of ``NAMES`` (or
-    "Jugador 00" ... when more are needed), all created, and ``n`` entries of the first ones.
-    Returns (tournament, entries in registration order)."""
+    <n>" (a dominó one to 100 unless ``target`` says otherwise), as the withdrawal and
+    check-in tests use: the players of ``NAMES`` (or "Jugador 00" ... when more are needed),
+    all created, and ``n`` entries of the first ones. Returns (tournament, entries in
+    registration order)."""
     if system == "domino":
         settings.setdefault("target", 100)
     size = 2 if mode == "pairs" else 1
@@ -217,7 +221,9 @@ def pair(
     )
 
 
-def seat(t: Tournament, number: int, tables: Iterable[Sequence[Entry]], *, acting_user=None):
+def seat(
+    t: Tournament, number: int, tables: Iterable[Sequence[Entry]], *, acting_user=None
+) -> Round:
     """Round ``number`` seated (``services.set_seating``): the entries of each table in order."""
     return services.set_seating(
         acting_user=acting_user, tournament=t, round_number=number, tables=[*tables]
@@ -232,10 +238,10 @@ def tables_of(rnd: Round) -> list[Table]:
 def record(table: Table, *, acting_user=None, version: int | None = None, played_at=None, **values):
     """``services.record_result`` of ``values`` (the system's: dominó ``tantos_a``, ``tantos_b``,
     ``ended_by_time``, ``forfeiting_side``; Swiss ``games_a`` ...; table games ``scores``),
-    checked against ``version`` when given; ``played_at`` only when given."""
-    if played_at is not None:
-        values["played_at"] = played_at
-    return services.record_result(acting_user=acting_user, table=table, version=version, **values)
+    checked against ``version`` when given (the table's version the user saw)."""
+    return services.record_result(
+        acting_user=acting_user, table=table, version=version, played_at=played_at, **values
+    )
 
 
 def tantos(a, b, **more) -> dict:
@@ -252,12 +258,16 @@ def play(
     entries: Sequence[Entry] | None = None,
     acting_user=None,
     version: int | None = None,
+    close: bool = False,
 ) -> Round:
     """Round ``number`` paired (``pair``), then each of ``results`` recorded at its table,
-    table 1 first (fewer results than tables leave the last tables open)."""
+    table 1 first (fewer results than tables leave the last tables open), then the round
+    closed if ``close``."""
     rnd = pair(t, number, tables, entries=entries, acting_user=acting_user)
     for table, values in zip(tables_of(rnd), results, strict=False):
         record(table, acting_user=acting_user, version=version, **values)
+    if close:
+        rnd = services.close_round(acting_user=acting_user, round=rnd)
     return rnd
 
 
@@ -271,11 +281,6 @@ def record_round(t: Tournament, number: int, *, acting_user=None, **values) -> N
 def close(rnd: Round, *, acting_user=None) -> Round:
     """The round closed (``services.close_round``)."""
     return services.close_round(acting_user=acting_user, round=rnd)
-
-
-#: The settings of a league's tournaments in ``winter_league``: an unrated mano a mano to 100,
-#: running.
-LEAGUE_CUP = {"mode": "single", "target": 100, "rated": False, "status": "running"}
 
 
 # --- whole clubs -------------------------------------------------------------------------------
@@ -334,23 +339,22 @@ def winter_league(director) -> dict:
     def enter(t, groups):
         return {g[0]: entry(t, [p[n] for n in g], **by) for g in groups}
 
-    def played(t, rnd):
-        close(rnd, **by)
-        return finish(t, **by)
-
     t1 = tournament(cup, name="Copa Enero", date=dt.date(2026, 1, 10), mode="pairs", **by)
     e = enter(t1, [("Ana", "Beto"), ("Carla", "Dani")])
-    t1 = played(t1, play(t1, 1, [(e["Ana"], e["Carla"])], [tantos(100, 30)], version=0, **by))
+    play(t1, 1, [(e["Ana"], e["Carla"])], [tantos(100, 30)], version=0, close=True, **by)
+    t1 = finish(t1, **by)
 
     t2 = tournament(cup, name="Copa Febrero", date=dt.date(2026, 2, 14), **by)
     e = enter(t2, [("Ana",), ("Beto",), ("Carla",), ("Dani",), ("Elena",)])
     tables = [(e["Ana"], e["Carla"]), (e["Beto"], e["Dani"])]
-    t2 = played(t2, play(t2, 1, tables, [tantos(100, 0), tantos(100, 40)], version=0, **by))
+    play(t2, 1, tables, [tantos(100, 0), tantos(100, 40)], version=0, close=True, **by)
+    t2 = finish(t2, **by)
 
     t3 = tournament(cup, name="Copa Marzo", date=dt.date(2026, 3, 14), **by)
     e = enter(t3, [("Ana",), ("Beto",), ("Carla",), ("Dani",)])
     tables = [(e["Carla"], e["Beto"]), (e["Dani"], e["Ana"])]
-    t3 = played(t3, play(t3, 1, tables, [tantos(100, 0), tantos(100, 40)], version=0, **by))
+    play(t3, 1, tables, [tantos(100, 0), tantos(100, 40)], version=0, close=True, **by)
+    t3 = finish(t3, **by)
 
     t4 = tournament(cup, name="Copa Abril", date=dt.date(2026, 4, 11), **by)
     e = enter(t4, [("Ana",), ("Beto",), ("Carla",), ("Dani",)])

@@ -17,6 +17,7 @@ import re
 
 import pytest
 
+from tests import builders
 from tests.browser.conftest import assert_no_sideways_scroll
 from tests.browser.helpers import CONTROLS, LANGUAGES, check_keys, in_language
 
@@ -50,115 +51,72 @@ def field(director, monkeypatch):
     monkeypatch.setattr(ranking_views, "PLAYER_GAMES_PAGE_SIZE", 2)
     today = timezone.localdate()
     names = [LONG_ES, LONG_RU, *OTHERS]
-    p = [services.create_player(acting_user=director, full_name=name) for name in names]
+    by = {"acting_user": director}
+    p = builders.players(names, **by)
 
-    def entries(t, groups):
-        return [
-            services.register_entry(acting_user=director, tournament=t, players=g) for g in groups
-        ]
-
-    def play(t, number, tables, results, *, close=True):
-        rnd = services.set_pairings(
-            acting_user=director, tournament=t, round_number=number, tables=tables
-        )
-        for table, values in zip(rnd.tables.order_by("number"), results, strict=True):
-            services.record_result(acting_user=director, table=table, version=0, **values)
-        if close:
-            services.close_round(acting_user=director, round=rnd)
-
-    def finish(t):
-        return services.update_tournament(
-            acting_user=director, tournament=t, status=Tournament.Status.FINISHED
-        )
-
-    last_year = services.create_tournament(
-        acting_user=director,
-        name="Liga de Invierno",
-        date=dt.date(today.year - 1, 6, 1),
-        mode="pairs",
-        target=100,
+    last_year = builders.tournament(
+        name="Liga de Invierno", date=dt.date(today.year - 1, 6, 1), mode="pairs", target=100, **by
     )
-    e = entries(last_year, [[p[0], p[2]], [p[1], p[3]]])
-    play(last_year, 1, [([e[0]], [e[1]])], [{"tantos_a": 100, "tantos_b": 64}])
-    finish(last_year)
+    e = [builders.entry(last_year, g, **by) for g in [[p[0], p[2]], [p[1], p[3]]]]
+    results = [builders.tantos(100, 64)]
+    builders.play(last_year, 1, [(e[0], e[1])], results, version=0, close=True, **by)
+    builders.finish(last_year, **by)
 
-    pairs = services.create_tournament(
-        acting_user=director, name=LONG_TOURNAMENT, date=today, mode="pairs", target=100
-    )
-    e = entries(pairs, [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]], [p[6], p[7]]])
-    play(
-        pairs,
-        1,
-        [([e[0]], [e[1]]), ([e[2]], [e[3]])],
-        [{"tantos_a": 100, "tantos_b": 35}, {"tantos_a": 100, "tantos_b": 80}],
-    )
-    play(
-        pairs,
-        2,
-        [([e[0]], [e[2]]), ([e[1]], [e[3]])],
-        [{"tantos_a": 72, "tantos_b": 100}, {"tantos_a": 100, "tantos_b": 99}],
-    )
-    pairs = finish(pairs)
+    pairs = builders.tournament(name=LONG_TOURNAMENT, date=today, mode="pairs", target=100, **by)
+    groups = [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]], [p[6], p[7]]]
+    e = [builders.entry(pairs, g, **by) for g in groups]
+    results = [builders.tantos(100, 35), builders.tantos(100, 80)]
+    builders.play(pairs, 1, [(e[0], e[1]), (e[2], e[3])], results, version=0, close=True, **by)
+    results = [builders.tantos(72, 100), builders.tantos(100, 99)]
+    builders.play(pairs, 2, [(e[0], e[2]), (e[1], e[3])], results, version=0, close=True, **by)
+    pairs = builders.finish(pairs, **by)
 
-    individual = services.create_tournament(
-        acting_user=director,
+    individual = builders.tournament(
         name="Individual de los Jueves",
         date=today,
         mode="individual",
         target=100,
         rounds_planned=3,
         status="registration",
+        **by,
     )
-    e = entries(individual, [[x] for x in p])
-    play(
-        individual,
-        1,
-        [([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])],
-        [{"tantos_a": 100, "tantos_b": 60}, {"tantos_a": 45, "tantos_b": 100}],
-        close=False,
-    )
+    e = [builders.entry(individual, [x], **by) for x in p]
+    tables = [([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])]
+    results = [builders.tantos(100, 60), builders.tantos(45, 100)]
+    builders.play(individual, 1, tables, results, version=0, **by)
     individual = services.update_tournament(
         acting_user=director, tournament=individual, status="running"
     )
 
-    swiss = services.create_tournament(
-        acting_user=director,
+    swiss = builders.tournament(
         name="Suizo de Otoño",
         date=today,
         system="swiss",
         mode="single",
         best_of=3,
         rounds_planned=3,
+        **by,
     )
-    e = entries(swiss, [[x] for x in p])
-    play(
-        swiss,
-        1,
-        [([e[k]], [e[k + 4]]) for k in range(4)],
-        [
-            {"games_a": 2, "games_b": 1, "games_drawn": 0},
-            {"games_a": 0, "games_b": 2, "games_drawn": 0},
-            {"games_a": 2, "games_b": 0, "games_drawn": 0},
-            {"games_a": 1, "games_b": 1, "games_drawn": 1},
-        ],
-    )
+    e = [builders.entry(swiss, [x], **by) for x in p]
+    results = [
+        {"games_a": 2, "games_b": 1, "games_drawn": 0},
+        {"games_a": 0, "games_b": 2, "games_drawn": 0},
+        {"games_a": 2, "games_b": 0, "games_drawn": 0},
+        {"games_a": 1, "games_b": 1, "games_drawn": 1},
+    ]
+    tables = [(e[k], e[k + 4]) for k in range(4)]
+    builders.play(swiss, 1, tables, results, version=0, close=True, **by)
 
-    table_game = services.create_tournament(
-        acting_user=director, name="Noche de Mesa", date=today, system="table", rounds_planned=2
+    table_game = builders.tournament(
+        name="Noche de Mesa", date=today, system="table", rounds_planned=2, **by
     )
-    e = entries(table_game, [[x] for x in p[:7]])
-    rnd = services.set_seating(
-        acting_user=director, tournament=table_game, round_number=1, tables=[e[:4], e[4:]]
-    )
-    for table, vps in zip(rnd.tables.order_by("number"), [(10, 8, 7, 5), (9, 9, 6)], strict=True):
+    e = [builders.entry(table_game, [x], **by) for x in p[:7]]
+    rnd = builders.seat(table_game, 1, [e[:4], e[4:]], **by)
+    for table, vps in zip(builders.tables_of(rnd), [(10, 8, 7, 5), (9, 9, 6)], strict=True):
         seated = list(table.seats.order_by("position"))
-        services.record_result(
-            acting_user=director,
-            table=table,
-            version=table.version,
-            scores={s.entry_id: vp for s, vp in zip(seated, vps, strict=True)},
-        )
-    services.close_round(acting_user=director, round=rnd)
+        scores = {s.entry_id: vp for s, vp in zip(seated, vps, strict=True)}
+        builders.record(table, version=table.version, scores=scores, **by)
+    builders.close(rnd, **by)
 
     return {
         "players": p,

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from rankings import ledger
 from rankings.models import LedgerRow
+from tests import builders
 from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Tournament
@@ -42,14 +43,11 @@ def last_rating(player) -> float | None:
 
 @pytest.fixture
 def club(django_capture_on_commit_callbacks, director):
-    emilio, fabiola, gaspar = (
-        services.create_player(acting_user=None, full_name=n)
-        for n in ("Emilio Roldán", "Fabiola Sarmiento", HIDDEN)
-    )
-    services.create_player(acting_user=None, full_name="Hilario Sinmesa")  # no entry at all
+    emilio, fabiola, gaspar = builders.players(["Emilio Roldán", "Fabiola Sarmiento", HIDDEN])
+    builders.player("Hilario Sinmesa")  # no entry at all
 
     def play(name, date, a, b, score, user=None):
-        t = services.create_tournament(
+        t = builders.tournament(
             acting_user=user,
             name=name,
             date=date,
@@ -58,18 +56,8 @@ def club(django_capture_on_commit_callbacks, director):
             target=100,
             status="registration",
         )
-        ea = services.register_entry(acting_user=user, tournament=t, players=[a])
-        eb = services.register_entry(acting_user=user, tournament=t, players=[b])
-        rnd = services.set_pairings(
-            acting_user=user, tournament=t, round_number=1, tables=[([ea], [eb])]
-        )
-        services.record_result(
-            acting_user=user,
-            table=rnd.tables.get(),
-            tantos_a=score[0],
-            tantos_b=score[1],
-            version=None,
-        )
+        ea, eb = builders.entries(t, [a, b], acting_user=user)
+        builders.play(t, 1, [(ea, eb)], [builders.tantos(*score)], acting_user=user)
         return t
 
     with django_capture_on_commit_callbacks(execute=True):

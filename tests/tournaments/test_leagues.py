@@ -499,10 +499,8 @@ def test_a_shared_place_in_a_tournament_gives_each_its_points(director):
     ps = builders.players([f"Jugador {i}" for i in "ABCD"], **by)
     t = builders.tournament(builders.LEAGUE_CUP, name="Copa Empate", date=dt.date(2026, 6, 6), **by)
     e = builders.entries(t, ps, **by)
-    rnd = builders.play(
-        t, 1, [(e[0], e[1]), (e[2], e[3])], [builders.tantos(100, 50)] * 2, version=0, **by
-    )
-    builders.close(rnd, **by)
+    results = [builders.tantos(100, 50)] * 2
+    builders.play(t, 1, [(e[0], e[1]), (e[2], e[3])], results, version=0, close=True, **by)
     t = builders.finish(t, **by)
     league = services.create_league(
         acting_user=director, name="Liga", season=2026, points_scale="10,6,4,3", tournaments=[t]

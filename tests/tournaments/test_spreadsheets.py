@@ -665,8 +665,7 @@ def test_a_formula_name_is_text_in_the_xlsx_and_escaped_in_the_csv(client):
 
 def swiss_tie():
     """The Swiss tie of test_swiss_imports (``test_swiss_csv_shares_the_position_of_a_tie``)."""
-    t = services.create_tournament(
-        acting_user=None,
+    t = builders.tournament(
         name="Suizo Hojas",
         date=dt.date(2026, 6, 13),
         system="swiss",

@@ -354,12 +354,8 @@ def test_individual_dominó_withdrawal_empties_the_table_for_the_director_to_res
     )
 
     def four(number, groups):
-        return services.set_pairings(
-            acting_user=director,
-            tournament=t,
-            round_number=number,
-            tables=[([e[a], e[c]], [e[b], e[d]]) for a, b, c, d in groups],
-        )
+        tables = [((a, c), (b, d)) for a, b, c, d in groups]
+        return builders.pair(t, number, tables, entries=e, acting_user=director)
 
     four(1, [(0, 1, 2, 3), (4, 5, 6, 7)])
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
