@@ -4,11 +4,14 @@ import contextlib
 import functools
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.test import override_settings
 
-from tournaments.permissions import DIRECTORS_GROUP
+from tests import builders
+
+# The shared helpers' asserts (tests/helpers.py, tests/browser/helpers.py) explain a failure
+# with the values compared, as the test modules' own asserts do.
+pytest.register_assert_rewrite("tests.helpers", "tests.browser.helpers")
 
 # What the autouse fixtures below set for every test; ``module_data`` sets it too while it builds.
 TEST_SETTINGS = {"AXES_ENABLED": False, "PAGE_CACHE": False}
@@ -162,10 +165,7 @@ def page_cache(request, settings):
 @pytest.fixture
 def director(db):
     """A staff user in the "Directores" group."""
-    user = User.objects.create_user("directora", password="clave-de-prueba-1", is_staff=True)
-    group, _ = Group.objects.get_or_create(name=DIRECTORS_GROUP)
-    user.groups.add(group)
-    return user
+    return builders.director()
 
 
 @pytest.fixture

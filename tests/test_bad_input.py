@@ -22,16 +22,16 @@ from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.imports import CASTIGOS_HEADER, RESULTS_HEADER
 from tournaments.models import Table
-from tournaments.permissions import DIRECTORS_GROUP
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SKIPPED_APPS = {"sessions", "admin", "axes", "django_tasks_db"}
@@ -43,20 +43,14 @@ SKIPPED_MODELS = {"tournaments.importjob"}
 # --- the club ----------------------------------------------------------------------------------
 
 
-def _director(username):
-    user = User.objects.create_user(username, password="clave-de-prueba-1", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
-    return user
-
-
 def _build():
     """Tournament "Copa Catálogo" (pairs to 100, time limit 30, five pairs) directed by
     "directora": round 1 closed (two results, a castigo, a bye), round 2 open with table 1
     saved (version 1) and table 2 empty (version 0), a castigo. Tournament "Liga Ajena" of
     another director, with one table and a castigo. A spare player, an inactive one, and a
     player holding member number S-77."""
-    d, other = _director("directora"), _director("otra")
-    t = services.create_tournament(
+    d, other = builders.director("directora"), builders.director("otra")
+    t = builders.tournament(
         acting_user=d,
         name="Copa Catálogo",
         date=dt.date(2026, 9, 19),
@@ -65,32 +59,28 @@ def _build():
         time_limit=30,
         status="running",
     )
-    players = [
-        services.create_player(acting_user=d, full_name=f"Catálogo {i:02d}") for i in range(10)
-    ]
-    e = [
-        services.register_entry(acting_user=d, tournament=t, players=players[2 * i : 2 * i + 2])
-        for i in range(5)
-    ]
-    r1 = services.set_pairings(
-        acting_user=d, tournament=t, round_number=1, tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])]
+    players = builders.players([f"Catálogo {i:02d}" for i in range(10)], acting_user=d)
+    e = builders.entries(t, players, acting_user=d)
+    r1 = builders.play(
+        t,
+        1,
+        [(e[0], e[1]), (e[2], e[3])],
+        [builders.tantos(100, 50), builders.tantos(100, 70)],
+        acting_user=d,
+        version=0,
     )
-    for table, (a, b) in zip(r1.tables.order_by("number"), [(100, 50), (100, 70)], strict=True):
-        services.record_result(acting_user=d, table=table, tantos_a=a, tantos_b=b, version=0)
     castigo_closed = services.add_castigo(
         acting_user=d, tournament=t, player=players[0], tantos=5, reason="Tarde", round=r1
     )
-    services.close_round(acting_user=d, round=r1)
-    r2 = services.set_pairings(
-        acting_user=d, tournament=t, round_number=2, tables=[([e[0]], [e[2]]), ([e[1]], [e[3]])]
-    )
-    saved, empty = r2.tables.order_by("number")
-    services.record_result(acting_user=d, table=saved, tantos_a=100, tantos_b=20, version=0)
+    builders.close(r1, acting_user=d)
+    r2 = builders.pair(t, 2, [(e[0], e[2]), (e[1], e[3])], acting_user=d)
+    saved, empty = builders.tables_of(r2)
+    builders.record(saved, acting_user=d, version=0, tantos_a=100, tantos_b=20)
     castigo_open = services.add_castigo(
         acting_user=d, tournament=t, player=players[2], tantos=10, reason="Hablar", round=r2
     )
 
-    t2 = services.create_tournament(
+    t2 = builders.tournament(
         acting_user=other,
         name="Liga Ajena",
         date=dt.date(2026, 9, 20),
@@ -98,14 +88,9 @@ def _build():
         target=100,
         status="running",
     )
-    p2 = [services.create_player(acting_user=other, full_name=f"Ajeno {i}") for i in range(4)]
-    e2 = [
-        services.register_entry(acting_user=other, tournament=t2, players=p2[2 * i : 2 * i + 2])
-        for i in range(2)
-    ]
-    r21 = services.set_pairings(
-        acting_user=other, tournament=t2, round_number=1, tables=[([e2[0]], [e2[1]])]
-    )
+    p2 = builders.players([f"Ajeno {i}" for i in range(4)], acting_user=other)
+    e2 = builders.entries(t2, p2, acting_user=other)
+    r21 = builders.pair(t2, 1, [(e2[0], e2[1])], acting_user=other)
     castigo_foreign = services.add_castigo(
         acting_user=other, tournament=t2, player=p2[0], tantos=5, reason="Ajeno", round=r21
     )

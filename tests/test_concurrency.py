@@ -12,19 +12,17 @@ the module is skipped on SQLite (``.ci/run`` runs it in its PostgreSQL pass).
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import time
 
 import pytest
-from django.contrib.auth.models import Group, User
-from django.db import connection, connections
+from django.db import connection
 
 from rankings import ledger
 from rankings.models import LedgerRow
+from tests import builders
+from tests.helpers import ledger_snapshot, race
 from tournaments import imports, services, systems
-from tournaments.errors import DomainError
 from tournaments.models import Entry, Player, Result, Round, Seat, Table, Tournament
-from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = [
     pytest.mark.skipif(
@@ -36,80 +34,21 @@ pytestmark = [
 ]
 
 REPEAT = 10
+#: The tournament of the races: a rated, running dominó of pairs to 100 with a round per race
+#: (no round may go beyond the planned ones).
+DUEL = {
+    "date": dt.date(2026, 4, 18),
+    "system": "domino",
+    "mode": "pairs",
+    "target": 100,
+    "rated": True,
+    "status": "running",
+    "rounds_planned": REPEAT,
+}
 STAGGER = 0.15  # seconds: lets one side of a race be sure to arrive first, in some repetitions
 
 
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def race(*steps):
-    """Run each step in its own thread; return their outcomes in order.
-
-    A step is ``(prepare, act)``: ``prepare()`` runs first (its reads, e.g. the version the
-    director saw), then every thread waits at one barrier, then ``act(prepared)`` runs. An
-    outcome is ``("ok", value)``, ``("error", code)`` for a DomainError, or ``("crash", repr)``.
-    Each thread closes its database connections before ending.
-    """
-    barrier = threading.Barrier(len(steps))
-    outcomes: list = [None] * len(steps)
-
-    def run(i, prepare, act):
-        try:
-            prepared = prepare()
-            barrier.wait(timeout=30)
-            outcomes[i] = ("ok", act(prepared))
-        except DomainError as exc:
-            outcomes[i] = ("error", exc.code)
-        except BaseException as exc:  # noqa: BLE001 - reported to the test
-            barrier.abort()
-            outcomes[i] = ("crash", repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, p, a)) for i, (p, a) in enumerate(steps)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(timeout=120)
-    assert not any(th.is_alive() for th in threads), "a thread is stuck (deadlock?)"
-    assert not [o for o in outcomes if o[0] == "crash"], outcomes
-    return outcomes
-
-
-def make_director(username):
-    user = User.objects.create_user(username, password="clave-de-prueba-1", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
-    return user
-
-
-def make_tournament(director, name, *, mode="pairs", n_entries=2):
-    t = services.create_tournament(
-        acting_user=director,
-        name=name,
-        date=dt.date(2026, 4, 18),
-        system="domino",
-        mode=mode,
-        target=100,
-        rated=True,
-        status="running",
-        rounds_planned=REPEAT,  # a race per round: no round may go beyond the planned ones
-    )
-    size = 2 if mode == "pairs" else 1
-    players = [
-        services.create_player(acting_user=director, full_name=f"{name} jugador {i:02d}")
-        for i in range(n_entries * size)
-    ]
-    entries = [
-        services.register_entry(
-            acting_user=director, tournament=t, players=players[i * size : (i + 1) * size]
-        )
-        for i in range(n_entries)
-    ]
-    return t, entries
-
-
-def ledger_snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
 
 
 def assert_ledger_is_a_rebuild():
@@ -138,8 +77,14 @@ def assert_ledger_matches_result(table, rows_per_game):
 
 @pytest.mark.parametrize(("mode", "rows_per_game"), [("pairs", 4), ("single", 2)])
 def test_two_directors_saving_the_same_table_one_wins_the_other_is_told_stale(mode, rows_per_game):
-    ana, beto = make_director("ana"), make_director("beto")
-    t, (e1, e2) = make_tournament(ana, f"Duelo {mode}", mode=mode)
+    ana, beto = builders.director("ana"), builders.director("beto")
+    t, (e1, e2) = builders.field(
+        DUEL,
+        acting_user=ana,
+        name=f"Duelo {mode}",
+        mode=mode,
+        names=[f"Duelo {mode} jugador {i:02d}" for i in range(4 if mode == "pairs" else 2)],
+    )
     t.directors.add(beto)
     rnd = services.set_pairings(
         acting_user=ana, tournament=t, round_number=1, tables=[([e1], [e2])]
@@ -225,7 +170,7 @@ def stored_results(t):
 
 
 def test_two_imports_of_the_same_file_at_once_store_it_once():
-    director = make_director("carla")
+    director = builders.director("carla")
     for i in range(REPEAT):
         t = services.create_tournament(
             acting_user=director,
@@ -284,8 +229,10 @@ def close_while_saving(*, correction):
     """Repeat the race "director A saves table 2, director B closes the round" REPEAT times.
     Table 1 always has a result; table 2 has one already when ``correction``. Returns the
     orders seen: "saved_then_closed", "closed_then_refused", "close_refused_then_saved"."""
-    ana, beto = make_director("ana"), make_director("beto")
-    t, entries = make_tournament(ana, "Cierre", n_entries=4)
+    ana, beto = builders.director("ana"), builders.director("beto")
+    t, entries = builders.field(
+        DUEL, acting_user=ana, name="Cierre", names=[f"Cierre jugador {i:02d}" for i in range(8)]
+    )
     t.directors.add(beto)
     seen = []
     for i in range(REPEAT):
@@ -382,21 +329,12 @@ def test_closing_a_round_while_its_last_result_is_entered_never_leaves_a_half_st
 def _one_table(ana, beto, name, **fields):
     """A running mano a mano tournament ``name`` of two entries, directed by ``ana`` and
     ``beto``, with round 1 paired: returns (tournament, its one table)."""
-    t = services.create_tournament(
+    t = builders.tournament(
         acting_user=ana, name=name, date=dt.date(2026, 4, 18), status="running", **fields
     )
     t.directors.add(beto)
-    entries = [
-        services.register_entry(
-            acting_user=ana,
-            tournament=t,
-            players=[services.create_player(acting_user=ana, full_name=f"{name} {k}")],
-        )
-        for k in range(2)
-    ]
-    rnd = services.set_pairings(
-        acting_user=ana, tournament=t, round_number=1, tables=[([entries[0]], [entries[1]])]
-    )
+    entries = [builders.new_entry(t, [f"{name} {k}"], acting_user=ana) for k in range(2)]
+    rnd = builders.pair(t, 1, [(entries[0], entries[1])], acting_user=ana)
     return t, rnd.tables.get()
 
 
@@ -440,7 +378,7 @@ def test_a_setting_change_and_a_result_save_never_leave_an_invalid_result(
 ):
     """Whatever arrives first, the result is validated under the settings that are stored when
     it commits: one of the two writes is refused in words, and the stored result holds."""
-    ana, beto = make_director("ana"), make_director("beto")
+    ana, beto = builders.director("ana"), builders.director("beto")
     for i in range(REPEAT):
         t, table = _one_table(
             ana, beto, f"Ajustes {setting} {i}", system="domino", mode="single", target=100, **extra
@@ -484,7 +422,7 @@ def test_a_setting_change_and_a_result_save_never_leave_an_invalid_result(
 
 
 def test_best_of_change_and_a_match_save_never_leave_an_invalid_match():
-    ana, beto = make_director("ana"), make_director("beto")
+    ana, beto = builders.director("ana"), builders.director("beto")
     for i in range(REPEAT):
         t, table = _one_table(ana, beto, f"Suizo {i}", system="swiss", best_of=3)
         saved, changed = race(
@@ -517,8 +455,13 @@ def test_re_pairing_a_round_while_a_result_is_saved_never_deadlocks():
     """Re-pairing deletes the round's tables and makes new ones; a save of one of the old
     tables either lands first (then the re-pair is refused: the round has results) or is told
     in words that the table no longer exists. Never a deadlock, never a crash."""
-    ana, beto = make_director("ana"), make_director("beto")
-    t, entries = make_tournament(ana, "Reemparejar", n_entries=4)
+    ana, beto = builders.director("ana"), builders.director("beto")
+    t, entries = builders.field(
+        DUEL,
+        acting_user=ana,
+        name="Reemparejar",
+        names=[f"Reemparejar jugador {i:02d}" for i in range(8)],
+    )
     t.directors.add(beto)
     seen = set()
     for i in range(REPEAT):

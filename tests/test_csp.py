@@ -2,13 +2,11 @@
 site's pages in debug too, and the templates keep to it — no inline <script>, no <style>
 element, no style="..." attribute, no on...= handler, no hx-on / js: code for htmx to eval."""
 
-import re
-from pathlib import Path
-
 import pytest
 from django.urls import reverse
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, offences
+
 TEMPLATE_DIRS = [ROOT / "templates", *ROOT.glob("*/templates")]
 
 EXPECTED = {
@@ -21,17 +19,6 @@ EXPECTED = {
     "base-uri": {"'self'"},
 }
 
-INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc\s*=)[^>]*>", re.IGNORECASE)
-STYLE_ELEMENT = re.compile(r"<style\b", re.IGNORECASE)
-STYLE_ATTRIBUTE = re.compile(r"""\sstyle\s*=\s*["'{]""", re.IGNORECASE)
-EVENT_HANDLER = re.compile(r"""<[^>]*\son[a-z]+\s*=\s*["']""", re.IGNORECASE)
-JS_URL = re.compile(r"""=\s*["']\s*javascript:""", re.IGNORECASE)
-# htmx runs these through Function()/eval, which script-src 'self' forbids
-HTMX_EVAL = re.compile(
-    r"""\s(?:data-)?hx-on[:-]|\s(?:data-)?hx-(?:vals|vars)\s*=\s*["']\s*(?:js|javascript):""",
-    re.IGNORECASE,
-)
-
 
 def policy(header: str) -> dict[str, set[str]]:
     directives = {}
@@ -39,20 +26,6 @@ def policy(header: str) -> dict[str, set[str]]:
         name, *values = part.split()
         directives[name] = set(values)
     return directives
-
-
-def offences(text: str) -> list[str]:
-    found = []
-    for label, rx in (
-        ("inline <script>", INLINE_SCRIPT),
-        ("<style> element", STYLE_ELEMENT),
-        ("style= attribute", STYLE_ATTRIBUTE),
-        ("on...= handler", EVENT_HANDLER),
-        ("javascript: URL", JS_URL),
-        ("htmx code attribute", HTMX_EVAL),
-    ):
-        found += [f"{label}: {m.group(0)[:60]!r}" for m in rx.finditer(text)]
-    return found
 
 
 @pytest.mark.django_db

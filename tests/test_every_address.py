@@ -737,6 +737,7 @@ def test_the_walk_finds_a_view_that_forgets_the_rule(club, settings, monkeypatch
         "league",
         "league_csv",
         "league_xlsx",
+        "partner",
     } == leaking, "\n".join(sorted(leaking))
 
 

@@ -181,8 +181,8 @@ def test_recover_tasks_refuses_a_wrong_age_in_words(bad):
 @pytest.mark.django_db(transaction=True)
 def test_a_task_a_killed_worker_left_running_runs_again_after_recovery(database_tasks):
     from rankings.models import LedgerStatus, ReplayRequest
-    from tests.rankings import test_worker as w
-    from tests.test_scale_out import club_tournament
+    from tests import workers as w
+    from tests.builders import club_tournament
 
     t = club_tournament(n_entries=4, rounds=2)
     w.drain()
@@ -193,7 +193,7 @@ def test_a_task_a_killed_worker_left_running_runs_again_after_recovery(database_
     w.correct_first_game(t)
     worker = w.start_worker()
     try:
-        w.wait_until(w._someone_waits_for_a_lock)
+        w.wait_until(w.someone_waits_for_a_lock)
         w.stop(worker, signal.SIGKILL)
     finally:
         holder.rollback()

@@ -18,6 +18,7 @@ from django.utils import timezone
 from clubsite import pagecache
 from rankings import ledger
 from rankings import queries as ranking_queries
+from tests import builders
 from tournaments import services
 from tournaments.models import Player, Round, Table, Tournament
 
@@ -40,26 +41,18 @@ NAMES = [
 def paired(director, name, *, rated=True):
     """A tournament of four pairs (the eight players of ``NAMES``, made once), round 1 open
     with two tables; table 1 already has 100–40. Returns (tournament, round)."""
-    t = services.create_tournament(
+    t = builders.tournament(
         acting_user=director, name=name, date=timezone.localdate(), mode="pairs", rated=rated
     )
     players = [
-        Player.objects.filter(full_name=n).first()
-        or services.create_player(acting_user=director, full_name=n)
+        Player.objects.filter(full_name=n).first() or builders.player(n, acting_user=director)
         for n in NAMES
     ]
-    entries = [
-        services.register_entry(acting_user=director, tournament=t, players=players[i : i + 2])
-        for i in range(0, 8, 2)
-    ]
-    rnd = services.set_pairings(
-        acting_user=director,
-        tournament=t,
-        round_number=1,
-        tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])],
-    )
-    services.record_result(
-        acting_user=director, table=rnd.tables.get(number=1), tantos_a=100, tantos_b=40, version=0
+    entries = builders.entries(t, players, acting_user=director)
+    tables = [(entries[0], entries[1]), (entries[2], entries[3])]
+    rnd = builders.pair(t, 1, tables, acting_user=director)
+    builders.record(
+        rnd.tables.get(number=1), acting_user=director, version=0, tantos_a=100, tantos_b=40
     )
     t.refresh_from_db()
     return t, rnd

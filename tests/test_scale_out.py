@@ -12,7 +12,6 @@ The routing tests run on SQLite and PostgreSQL; the two-process test needs Postg
 
 from __future__ import annotations
 
-import datetime as dt
 import multiprocessing
 import queue
 import re
@@ -33,6 +32,8 @@ from django.urls import reverse
 from clubsite import routers
 from rankings import ledger
 from rankings.models import LedgerRow
+from tests import builders
+from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Result, Tournament
 
@@ -45,50 +46,8 @@ WORKER = Path(__file__).with_name("scale_out_worker.py")
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def club_tournament(user=None, *, n_entries=4, rounds=1, name="Copa Federal"):
-    """A rated, running pairs tournament: ``n_entries`` pairs, ``rounds`` round-robin rounds
-    (circle method), every table with a result. Returns the tournament."""
-    t = services.create_tournament(
-        acting_user=user,
-        name=name,
-        date=dt.date(2026, 5, 16),
-        system="domino",
-        mode="pairs",
-        target=100,
-        rated=True,
-        status="running",
-        rounds_planned=max(rounds, 5),
-    )
-    players = [
-        services.create_player(acting_user=user, full_name=f"{name} {i:02d} Pérez")
-        for i in range(2 * n_entries)
-    ]
-    entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[2 * i : 2 * i + 2])
-        for i in range(n_entries)
-    ]
-    others = entries[1:]
-    for r in range(rounds):
-        ring = [entries[0]] + others[r:] + others[:r]
-        tables = [([ring[i]], [ring[-1 - i]]) for i in range(n_entries // 2)]
-        rnd = services.set_pairings(
-            acting_user=user, tournament=t, round_number=r + 1, tables=tables
-        )
-        for i, table in enumerate(rnd.tables.order_by("number")):
-            loser = (r * 13 + i * 29) % 100
-            a, b = (100, loser) if (r + i) % 2 == 0 else (loser, 100)
-            services.record_result(
-                acting_user=user, table=table, tantos_a=a, tantos_b=b, version=None
-            )
-    return t
-
-
 def is_write(sql: str) -> bool:
     return sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE", "COPY", "TRUNCATE"))
-
-
-def ledger_snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
 
 
 def tables_touched(queries) -> set[str]:
@@ -162,7 +121,7 @@ def test_a_login_is_stored_in_the_database_session_table(director):
 
 
 def test_public_standings_and_ranking_read_the_replica_only(replica):
-    t = club_tournament(rounds=2)
+    t = builders.club_tournament(rounds=2)
     anonymous = Client()
     for url in (reverse("public:standings", args=[t.slug]), reverse("rankings:ranking")):
         on_default, on_replica = capture_both()
@@ -179,7 +138,7 @@ def test_public_standings_and_ranking_read_the_replica_only(replica):
 def test_with_the_page_cache_on_a_public_page_is_computed_from_the_primary(replica):
     """A page stored under the current data generation must not come from a lagging replica:
     with the page cache on, the replica is not read at all; the second request is a hit."""
-    t = club_tournament(rounds=2)
+    t = builders.club_tournament(rounds=2)
     anonymous = Client()
     url = reverse("public:standings", args=[t.slug])
     read_from_primary = []
@@ -198,7 +157,7 @@ def test_a_directors_result_post_writes_and_reads_default_and_never_touches_the_
     director,
     director_client,
 ):
-    t = club_tournament(director, rounds=1)
+    t = builders.club_tournament(acting_user=director, rounds=1)
     e = list(t.entries.order_by("pk"))
     rnd = services.set_pairings(
         acting_user=director,
@@ -232,7 +191,7 @@ def test_a_logged_in_reader_and_the_directors_pages_stay_on_the_primary(
     director_client,
 ):
     """Whoever is logged in may just have written: they read their own writes, never the replica."""
-    t = club_tournament(director)
+    t = builders.club_tournament(acting_user=director)
     urls = (reverse("public:standings", args=[t.slug]), reverse("manage:tournament", args=[t.slug]))
     for url in urls:
         on_default, on_replica = capture_both()
@@ -295,7 +254,7 @@ def database_url(settings_dict) -> str:
     "serialises every write itself. Run with DATABASE_URL=postgres://...",
 )
 def test_two_processes_replaying_the_ledger_at_once_run_one_after_the_other(monkeypatch):
-    club_tournament(n_entries=8, rounds=7)  # 28 rated games, 112 ledger rows
+    builders.club_tournament(n_entries=8, rounds=7)  # 28 rated games, 112 ledger rows
     keys = sorted(set(LedgerRow.objects.values_list("order_key", flat=True)))
     assert len(keys) == 28
     mid_key = keys[len(keys) // 2]

@@ -7,37 +7,10 @@ subprocess with the variable set."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SETUP = "import django; django.setup()"
-
-
-def clean_env(**extra) -> dict:
-    """The environment without any of the site's variables, plus ``extra``."""
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "CLUB_"))
-    }
-    env["DJANGO_SETTINGS_MODULE"] = "clubsite.settings"
-    env.update(extra)
-    return env
-
-
-def run(code: str, **extra) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=clean_env(**extra),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
+from tests.helpers import ROOT, SETUP, run_python
 
 DB_EXAMPLE = "postgres://club:PASSWORD@db-host:5432/club"
 
@@ -169,7 +142,7 @@ CASES = [
     "name, value, start, example", CASES, ids=[f"{c[0]}={c[1]!r}" for c in CASES]
 )
 def test_a_malformed_variable_stops_the_start_up_with_a_clear_sentence(name, value, start, example):
-    result = run(SETUP, **{name: value})
+    result = run_python(SETUP, **{name: value})
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("django.core.exceptions.ImproperlyConfigured: " + start), last
@@ -179,7 +152,7 @@ def test_a_malformed_variable_stops_the_start_up_with_a_clear_sentence(name, val
 
 
 def test_production_without_a_secret_key_says_how_to_make_one(tmp_path):
-    result = run(SETUP, DJANGO_DEBUG="0", DATABASE_URL=f"sqlite:///{tmp_path / 'p.sqlite3'}")
+    result = run_python(SETUP, DJANGO_DEBUG="0", DATABASE_URL=f"sqlite:///{tmp_path / 'p.sqlite3'}")
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith(
         "django.core.exceptions.ImproperlyConfigured: Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off"
@@ -198,7 +171,7 @@ SHOW = (
 
 
 def test_valid_values_start_as_before():
-    result = run(
+    result = run_python(
         SHOW,
         DATABASE_URL="Postgres://club:clave@db-host:5432/club",
         DATABASE_REPLICA_URL="",  # empty: no replica (the optional database)
@@ -230,7 +203,7 @@ def test_valid_values_start_as_before():
 
 
 def test_nothing_set_runs_on_sqlite_in_the_checkout_in_debug():
-    result = run(SHOW)
+    result = run_python(SHOW)
     assert result.returncode == 0, result.stderr
     shown = json.loads(result.stdout)
     assert shown["engine"] == "django.db.backends.sqlite3"

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import translation
 
+from tests import builders
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.models import Castigo, MatchResult, Result, Round, Seat, Table, TableResult
@@ -19,17 +20,6 @@ from tournaments.systems.base import versus
 from tournaments.views.manage.pairings import _scores_text
 
 pytestmark = pytest.mark.django_db
-
-
-def _entries(user, t, names):
-    return [
-        services.register_entry(
-            acting_user=user,
-            tournament=t,
-            players=[services.create_player(acting_user=user, full_name=name)],
-        )
-        for name in names
-    ]
 
 
 @pytest.fixture
@@ -43,7 +33,10 @@ def rotating(director):
         mode="individual",
         status="registration",
     )
-    e = _entries(director, t, ["Ana Ruiz", "Beto Sanz", "Carla Vela", "Dani Yuste"])
+    e = [
+        builders.new_entry(t, [name], acting_user=director)
+        for name in ["Ana Ruiz", "Beto Sanz", "Carla Vela", "Dani Yuste"]
+    ]
     services.update_tournament(acting_user=director, tournament=t, status="running")
     rnd = services.set_pairings(
         acting_user=director, tournament=t, round_number=1, tables=[([e[0], e[1]], [e[2], e[3]])]
@@ -88,7 +81,9 @@ def test_find_my_table_says_pending_before_the_result(client, director):
     t = services.create_tournament(
         acting_user=director, name="Liga", date=dt.date(2026, 12, 6), mode="single"
     )
-    e = _entries(director, t, ["Eva Ortiz", "Fede Pinto"])
+    e = [
+        builders.new_entry(t, [name], acting_user=director) for name in ["Eva Ortiz", "Fede Pinto"]
+    ]
     services.update_tournament(acting_user=director, tournament=t, status="running")
     services.set_pairings(
         acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
@@ -102,7 +97,10 @@ def test_find_my_table_tells_a_drawn_match_and_a_table_games_place(client, direc
     swiss = services.create_tournament(
         acting_user=director, name="Suizo", date=dt.date(2026, 12, 6), system="swiss"
     )
-    s = _entries(director, swiss, ["Gala Ríos", "Hugo Sáez"])
+    s = [
+        builders.new_entry(swiss, [name], acting_user=director)
+        for name in ["Gala Ríos", "Hugo Sáez"]
+    ]
     services.update_tournament(acting_user=director, tournament=swiss, status="running")
     rnd = services.set_pairings(
         acting_user=director, tournament=swiss, round_number=1, tables=[([s[0]], [s[1]])]
@@ -114,7 +112,10 @@ def test_find_my_table_tells_a_drawn_match_and_a_table_games_place(client, direc
     game = services.create_tournament(
         acting_user=director, name="Mesa", date=dt.date(2026, 12, 6), system="table"
     )
-    g = _entries(director, game, ["Inés Lago", "Juan Mora", "Kira Nieto"])
+    g = [
+        builders.new_entry(game, [name], acting_user=director)
+        for name in ["Inés Lago", "Juan Mora", "Kira Nieto"]
+    ]
     services.update_tournament(acting_user=director, tournament=game, status="running")
     rnd = services.set_seating(acting_user=director, tournament=game, round_number=1, tables=[g])
     services.record_result(
@@ -183,7 +184,10 @@ def test_match_and_table_results_name_their_table_too(director):
     swiss = services.create_tournament(
         acting_user=director, name="Suizo", date=dt.date(2026, 12, 6), system="swiss"
     )
-    s = _entries(director, swiss, ["Gala Ríos", "Hugo Sáez"])
+    s = [
+        builders.new_entry(swiss, [name], acting_user=director)
+        for name in ["Gala Ríos", "Hugo Sáez"]
+    ]
     rnd = services.set_pairings(
         acting_user=director, tournament=swiss, round_number=1, tables=[([s[0]], [s[1]])]
     )
@@ -193,7 +197,10 @@ def test_match_and_table_results_name_their_table_too(director):
     game = services.create_tournament(
         acting_user=director, name="Mesa", date=dt.date(2026, 12, 6), system="table"
     )
-    g = _entries(director, game, ["Inés Lago", "Juan Mora", "Kira Nieto"])
+    g = [
+        builders.new_entry(game, [name], acting_user=director)
+        for name in ["Inés Lago", "Juan Mora", "Kira Nieto"]
+    ]
     grnd = services.set_seating(acting_user=director, tournament=game, round_number=1, tables=[g])
     services.record_result(
         acting_user=director,

@@ -143,66 +143,41 @@ def club(director):
 
     from django.utils import timezone
 
-    from tournaments import services
-    from tournaments.models import Tournament
+    from tests import builders
 
+    by = {"acting_user": director}
     today = timezone.localdate()
-    players = {
-        name: services.create_player(acting_user=director, full_name=name)
-        for pair in PAIRS
-        for name in pair
-    }
+    names = [name for pair in PAIRS for name in pair]
+    players = dict(zip(names, builders.players(names, **by), strict=True))
 
     def register(t):
-        return [
-            services.register_entry(
-                acting_user=director, tournament=t, players=[players[a], players[b]]
-            )
-            for a, b in PAIRS
-        ]
+        return [builders.entry(t, [players[a], players[b]], **by) for a, b in PAIRS]
 
-    earlier = services.create_tournament(
-        acting_user=director,
+    earlier = builders.tournament(
         name="Torneo de la Vendimia",
         date=today - dt.timedelta(days=30),
         mode="pairs",
         target=100,
+        **by,
     )
     old = register(earlier)
-    rnd = services.set_pairings(
-        acting_user=director,
-        tournament=earlier,
-        round_number=1,
-        tables=[([old[0]], [old[6]]), ([old[1]], [old[5]]), ([old[2]], [old[4]])],
-    )
-    for i, table in enumerate(rnd.tables.order_by("number")):
-        services.record_result(
-            acting_user=director, table=table, tantos_a=100, tantos_b=35 + 20 * i, version=0
-        )
-    services.close_round(acting_user=director, round=rnd)
-    services.update_tournament(
-        acting_user=director, tournament=earlier, status=Tournament.Status.FINISHED
-    )
+    tables = [(old[0], old[6]), (old[1], old[5]), (old[2], old[4])]
+    results = [builders.tantos(100, 35 + 20 * i) for i in range(3)]
+    builders.play(earlier, 1, tables, results, version=0, close=True, **by)
+    builders.finish(earlier, **by)
 
-    t = services.create_tournament(
-        acting_user=director,
+    t = builders.tournament(
         name="Copa del Faro",
         date=today,
         venue="Casino del Puerto",
         mode="pairs",
         target=100,
         time_limit=30,
+        **by,
     )
     entries = register(t)
-    services.set_pairings(
-        acting_user=director,
-        tournament=t,
-        round_number=1,
-        tables=[
-            ([entries[0]], [entries[1]]),
-            ([entries[2]], [entries[3]]),
-            ([entries[4]], [entries[5]]),
-        ],
+    builders.pair(
+        t, 1, [(entries[0], entries[1]), (entries[2], entries[3]), (entries[4], entries[5])], **by
     )
     t.refresh_from_db()
     return {"t": t, "entries": entries, "players": players}

@@ -7,19 +7,18 @@ laptop it is in the header."""
 
 import pytest
 
-from tests.browser.test_phone_layout import CONTROLS, check_keys
-from tests.tournaments.test_leagues import build_league
+from tests import builders
+from tests.browser.helpers import CONTROLS, LANGUAGES, check_keys
 
 LONG = "María de los Ángeles Fernández-Villaverde"
 LONG_RU = "Александра Константиновна Верещагина-Преображенская"
-LANGUAGES = ("es", "en", "ru")
 
 
 @pytest.fixture
 def league(director):
     from tournaments import services
 
-    data = build_league(director)
+    data = builders.winter_league(director)
     p = data["players"]
     services.update_player(acting_user=director, player=p["Ana"], full_name=LONG)
     services.update_player(acting_user=director, player=p["Dani"], full_name=LONG_RU)

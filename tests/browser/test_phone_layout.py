@@ -17,7 +17,9 @@ import re
 
 import pytest
 
+from tests import builders
 from tests.browser.conftest import assert_no_sideways_scroll
+from tests.browser.helpers import CONTROLS, LANGUAGES, check_keys, in_language
 
 LONG_ES = "María de los Ángeles Fernández-Villaverde"
 LONG_RU = "Александра Константиновна Верещагина-Преображенская"
@@ -30,63 +32,6 @@ OTHERS = [
     "Prudencio Lastra",
 ]
 LONG_TOURNAMENT = "Gran Premio de Dominó de las Marismas del Guadalquivir"
-LANGUAGES = ("es", "en", "ru")
-
-# Where each key figure sits: for every key, the column headed th[data-key=key] when that head
-# is shown, else an element [data-key=key] inside the row. Each must be visible and lie within
-# [0, viewport width]; the table's box must not scroll sideways. Returns the problems found and
-# the number of rows looked at.
-KEY_CHECK = """([selector, keys]) => {
-  const width = document.documentElement.clientWidth;
-  const table = document.querySelector(selector);
-  if (!table) return {problems: [`no ${selector}`], rows: 0};
-  const problems = [];
-  const inside = (el, what) => {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) problems.push(`${what}: hidden`);
-    else if (r.left < 0 || r.right > width + 0.5)
-      problems.push(`${what}: ${Math.round(r.left)}..${Math.round(r.right)} outside 0..${width}`);
-  };
-  const box = table.closest('.table-scroll');
-  if (box && box.scrollWidth > box.clientWidth)
-    problems.push(`${selector}: its box scrolls (${box.scrollWidth} > ${box.clientWidth})`);
-  const rows = [...table.tBodies[0].rows];
-  for (const key of keys) {
-    const head = table.querySelector(`thead th[data-key="${key}"]`);
-    if (!head) { problems.push(`${selector}: no head for ${key}`); continue; }
-    const shown = head.getBoundingClientRect().width > 0;
-    if (shown) inside(head, `${key} head`);
-    rows.forEach((row, i) => {
-      let cell = shown ? row.cells[head.cellIndex]
-        : [...row.querySelectorAll(`[data-key="${key}"]`)].find((el) => el.getBoundingClientRect().width > 0);
-      if (!cell) problems.push(`${key} row ${i + 1}: missing`);
-      else inside(cell, `${key} row ${i + 1} «${cell.textContent.trim().slice(0, 30)}»`);
-    });
-  }
-  return {problems, rows: rows.length};
-}"""
-
-# The controls a finger must hit: every visible link, button, input (a checkbox or radio by its
-# label, which is its target), select, textarea and summary: names in tables, headings' links
-# and detail lines included.
-CONTROLS = """() => {
-  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary';
-  const small = [];
-  let count = 0;
-  for (const el of document.querySelectorAll(selector)) {
-    let target = el;
-    if (el.matches('input[type=checkbox], input[type=radio]'))
-      target = el.closest('label') || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el;
-    const r = target.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;  // not shown at this width
-    count += 1;
-    if (r.width < 44 || r.height < 44) {
-      const words = (el.textContent || el.value || el.name || '').trim().replace(/\\s+/g, ' ').slice(0, 30);
-      small.push(`${el.tagName.toLowerCase()} «${words}» ${Math.round(r.width)}×${Math.round(r.height)}`);
-    }
-  }
-  return {count, small};
-}"""
 
 
 @pytest.fixture
@@ -106,115 +51,72 @@ def field(director, monkeypatch):
     monkeypatch.setattr(ranking_views, "PLAYER_GAMES_PAGE_SIZE", 2)
     today = timezone.localdate()
     names = [LONG_ES, LONG_RU, *OTHERS]
-    p = [services.create_player(acting_user=director, full_name=name) for name in names]
+    by = {"acting_user": director}
+    p = builders.players(names, **by)
 
-    def entries(t, groups):
-        return [
-            services.register_entry(acting_user=director, tournament=t, players=g) for g in groups
-        ]
-
-    def play(t, number, tables, results, *, close=True):
-        rnd = services.set_pairings(
-            acting_user=director, tournament=t, round_number=number, tables=tables
-        )
-        for table, values in zip(rnd.tables.order_by("number"), results, strict=True):
-            services.record_result(acting_user=director, table=table, version=0, **values)
-        if close:
-            services.close_round(acting_user=director, round=rnd)
-
-    def finish(t):
-        return services.update_tournament(
-            acting_user=director, tournament=t, status=Tournament.Status.FINISHED
-        )
-
-    last_year = services.create_tournament(
-        acting_user=director,
-        name="Liga de Invierno",
-        date=dt.date(today.year - 1, 6, 1),
-        mode="pairs",
-        target=100,
+    last_year = builders.tournament(
+        name="Liga de Invierno", date=dt.date(today.year - 1, 6, 1), mode="pairs", target=100, **by
     )
-    e = entries(last_year, [[p[0], p[2]], [p[1], p[3]]])
-    play(last_year, 1, [([e[0]], [e[1]])], [{"tantos_a": 100, "tantos_b": 64}])
-    finish(last_year)
+    e = [builders.entry(last_year, g, **by) for g in [[p[0], p[2]], [p[1], p[3]]]]
+    results = [builders.tantos(100, 64)]
+    builders.play(last_year, 1, [(e[0], e[1])], results, version=0, close=True, **by)
+    builders.finish(last_year, **by)
 
-    pairs = services.create_tournament(
-        acting_user=director, name=LONG_TOURNAMENT, date=today, mode="pairs", target=100
-    )
-    e = entries(pairs, [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]], [p[6], p[7]]])
-    play(
-        pairs,
-        1,
-        [([e[0]], [e[1]]), ([e[2]], [e[3]])],
-        [{"tantos_a": 100, "tantos_b": 35}, {"tantos_a": 100, "tantos_b": 80}],
-    )
-    play(
-        pairs,
-        2,
-        [([e[0]], [e[2]]), ([e[1]], [e[3]])],
-        [{"tantos_a": 72, "tantos_b": 100}, {"tantos_a": 100, "tantos_b": 99}],
-    )
-    pairs = finish(pairs)
+    pairs = builders.tournament(name=LONG_TOURNAMENT, date=today, mode="pairs", target=100, **by)
+    groups = [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]], [p[6], p[7]]]
+    e = [builders.entry(pairs, g, **by) for g in groups]
+    results = [builders.tantos(100, 35), builders.tantos(100, 80)]
+    builders.play(pairs, 1, [(e[0], e[1]), (e[2], e[3])], results, version=0, close=True, **by)
+    results = [builders.tantos(72, 100), builders.tantos(100, 99)]
+    builders.play(pairs, 2, [(e[0], e[2]), (e[1], e[3])], results, version=0, close=True, **by)
+    pairs = builders.finish(pairs, **by)
 
-    individual = services.create_tournament(
-        acting_user=director,
+    individual = builders.tournament(
         name="Individual de los Jueves",
         date=today,
         mode="individual",
         target=100,
         rounds_planned=3,
         status="registration",
+        **by,
     )
-    e = entries(individual, [[x] for x in p])
-    play(
-        individual,
-        1,
-        [([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])],
-        [{"tantos_a": 100, "tantos_b": 60}, {"tantos_a": 45, "tantos_b": 100}],
-        close=False,
-    )
+    e = [builders.entry(individual, [x], **by) for x in p]
+    tables = [([e[0], e[1]], [e[2], e[3]]), ([e[4], e[5]], [e[6], e[7]])]
+    results = [builders.tantos(100, 60), builders.tantos(45, 100)]
+    builders.play(individual, 1, tables, results, version=0, **by)
     individual = services.update_tournament(
         acting_user=director, tournament=individual, status="running"
     )
 
-    swiss = services.create_tournament(
-        acting_user=director,
+    swiss = builders.tournament(
         name="Suizo de Otoño",
         date=today,
         system="swiss",
         mode="single",
         best_of=3,
         rounds_planned=3,
+        **by,
     )
-    e = entries(swiss, [[x] for x in p])
-    play(
-        swiss,
-        1,
-        [([e[k]], [e[k + 4]]) for k in range(4)],
-        [
-            {"games_a": 2, "games_b": 1, "games_drawn": 0},
-            {"games_a": 0, "games_b": 2, "games_drawn": 0},
-            {"games_a": 2, "games_b": 0, "games_drawn": 0},
-            {"games_a": 1, "games_b": 1, "games_drawn": 1},
-        ],
-    )
+    e = [builders.entry(swiss, [x], **by) for x in p]
+    results = [
+        {"games_a": 2, "games_b": 1, "games_drawn": 0},
+        {"games_a": 0, "games_b": 2, "games_drawn": 0},
+        {"games_a": 2, "games_b": 0, "games_drawn": 0},
+        {"games_a": 1, "games_b": 1, "games_drawn": 1},
+    ]
+    tables = [(e[k], e[k + 4]) for k in range(4)]
+    builders.play(swiss, 1, tables, results, version=0, close=True, **by)
 
-    table_game = services.create_tournament(
-        acting_user=director, name="Noche de Mesa", date=today, system="table", rounds_planned=2
+    table_game = builders.tournament(
+        name="Noche de Mesa", date=today, system="table", rounds_planned=2, **by
     )
-    e = entries(table_game, [[x] for x in p[:7]])
-    rnd = services.set_seating(
-        acting_user=director, tournament=table_game, round_number=1, tables=[e[:4], e[4:]]
-    )
-    for table, vps in zip(rnd.tables.order_by("number"), [(10, 8, 7, 5), (9, 9, 6)], strict=True):
+    e = [builders.entry(table_game, [x], **by) for x in p[:7]]
+    rnd = builders.seat(table_game, 1, [e[:4], e[4:]], **by)
+    for table, vps in zip(builders.tables_of(rnd), [(10, 8, 7, 5), (9, 9, 6)], strict=True):
         seated = list(table.seats.order_by("position"))
-        services.record_result(
-            acting_user=director,
-            table=table,
-            version=table.version,
-            scores={s.entry_id: vp for s, vp in zip(seated, vps, strict=True)},
-        )
-    services.close_round(acting_user=director, round=rnd)
+        scores = {s.entry_id: vp for s, vp in zip(seated, vps, strict=True)}
+        builders.record(table, version=table.version, scores=scores, **by)
+    builders.close(rnd, **by)
 
     return {
         "players": p,
@@ -224,17 +126,6 @@ def field(director, monkeypatch):
         "table": Tournament.objects.get(pk=table_game.pk),
         "year": today.year,
     }
-
-
-def in_language(page, live_server, lang):
-    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-
-
-def check_keys(page, selector, keys, rows):
-    """The key columns of the table ``selector`` lie on the screen, in each of its ``rows``."""
-    found = page.evaluate(KEY_CHECK, [selector, keys])
-    assert found["problems"] == [], f"{page.url}: {found['problems']}"
-    assert found["rows"] == rows, f"{page.url}: {found['rows']} rows in {selector}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

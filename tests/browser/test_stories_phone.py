@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from tests.browser.test_phone_layout import CONTROLS, check_keys, in_language
-from tests.rankings.test_player_stories import build_club
+from tests import builders
+from tests.browser.helpers import CONTROLS, LANGUAGES, check_keys, in_language
 
 #: The controls of the page's own content (the header's are tests/browser/test_phone_layout.py's).
 MAIN_CONTROLS = CONTROLS.replace(
@@ -17,7 +17,6 @@ MAIN_CONTROLS = CONTROLS.replace(
 )
 assert MAIN_CONTROLS != CONTROLS
 
-LANGUAGES = ("es", "en", "ru")
 LONG_TOURNAMENT = "Gran Premio de Dominó de las Marismas del Guadalquivir"
 
 
@@ -27,7 +26,7 @@ def stories_club(transactional_db):
 
     from tournaments import services
 
-    players = build_club()
+    players = builders.stories_club()
     today = timezone.localdate()
     services.create_tournament(
         acting_user=None,

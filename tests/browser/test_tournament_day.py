@@ -2,8 +2,8 @@
 per entry, search as you type, the counters); a player checks in with the day's code; the next
 round's proposal pairs only the present."""
 
-from tests.browser.test_phone_layout import CONTROLS
-from tests.tournaments.test_signups import open_tournament
+from tests import builders
+from tests.browser.helpers import CONTROLS
 from tournaments import services
 from tournaments.models import Entry, SignUp
 
@@ -14,7 +14,9 @@ def small_controls(page) -> list[str]:
 
 
 def test_a_player_signs_up_from_a_phone(live_server, director, phone, expect, screenshot):
-    t = open_tournament(director, mode="pairs", name="Copa de la Bahía", max_entries=8)
+    t = builders.signup_tournament(
+        acting_user=director, mode="pairs", name="Copa de la Bahía", max_entries=8
+    )
     partner = services.create_player(
         acting_user=director, full_name="Ignacio Jover", email="ignacio@example.org"
     )
@@ -99,7 +101,7 @@ def test_the_director_passes_the_list_and_a_player_checks_in(
 
 
 def test_the_tournament_day_pages_speak_english_and_russian(live_server, director, phone, expect):
-    t = open_tournament(director, name="Copa Políglota")
+    t = builders.signup_tournament(acting_user=director, name="Copa Políglota")
     services.new_check_in_code(acting_user=director, tournament=t)
     page = phone
     for lang, signup_h, check_in_h in (
@@ -125,7 +127,7 @@ def test_a_partner_answers_and_a_director_chooses_on_a_phone(
     has twice, with its select) on a 360 px phone: nothing sideways, every control 44 px."""
     from tournaments import notices
 
-    t = open_tournament(director, mode="pairs", name="Copa de la Bahía")
+    t = builders.signup_tournament(acting_user=director, mode="pairs", name="Copa de la Bahía")
 
     def player(name, **contact):
         return services.create_player(acting_user=director, full_name=name, **contact)

@@ -14,6 +14,8 @@ from django.urls import reverse
 
 from rankings import ledger
 from rankings.models import LedgerRow
+from tests import builders
+from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -30,10 +32,6 @@ GASPAR_PUBLISHED = 1507.8314329295042
 EMILIO_PUBLISHED = 1502.4085670704958
 
 
-def snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
-
-
 def last_rating(player) -> float | None:
     return (
         LedgerRow.objects.filter(player=player)
@@ -45,14 +43,11 @@ def last_rating(player) -> float | None:
 
 @pytest.fixture
 def club(django_capture_on_commit_callbacks, director):
-    emilio, fabiola, gaspar = (
-        services.create_player(acting_user=None, full_name=n)
-        for n in ("Emilio Roldán", "Fabiola Sarmiento", HIDDEN)
-    )
-    services.create_player(acting_user=None, full_name="Hilario Sinmesa")  # no entry at all
+    emilio, fabiola, gaspar = builders.players(["Emilio Roldán", "Fabiola Sarmiento", HIDDEN])
+    builders.player("Hilario Sinmesa")  # no entry at all
 
     def play(name, date, a, b, score, user=None):
-        t = services.create_tournament(
+        t = builders.tournament(
             acting_user=user,
             name=name,
             date=date,
@@ -61,18 +56,8 @@ def club(django_capture_on_commit_callbacks, director):
             target=100,
             status="registration",
         )
-        ea = services.register_entry(acting_user=user, tournament=t, players=[a])
-        eb = services.register_entry(acting_user=user, tournament=t, players=[b])
-        rnd = services.set_pairings(
-            acting_user=user, tournament=t, round_number=1, tables=[([ea], [eb])]
-        )
-        services.record_result(
-            acting_user=user,
-            table=rnd.tables.get(),
-            tantos_a=score[0],
-            tantos_b=score[1],
-            version=None,
-        )
+        ea, eb = builders.entries(t, [a, b], acting_user=user)
+        builders.play(t, 1, [(ea, eb)], [builders.tantos(*score)], acting_user=user)
         return t
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -93,9 +78,9 @@ def test_a_drafts_game_changes_nobodys_rating(club):
     assert last_rating(club.fabiola) == pytest.approx(FABIOLA, abs=1e-9)
     assert not LedgerRow.objects.filter(tournament=club.draft).exists()
     assert [g.tournament_id for g in ledger.rated_games()] == [club.league.pk]
-    before = snapshot()
+    before = ledger_snapshot()
     ledger.rebuild()
-    assert snapshot() == before
+    assert ledger_snapshot() == before
 
 
 def test_publishing_replays_and_the_ratings_then_equal_a_rebuild(
@@ -108,9 +93,9 @@ def test_publishing_replays_and_the_ratings_then_equal_a_rebuild(
     assert last_rating(club.gaspar) == pytest.approx(GASPAR_PUBLISHED, abs=1e-9)
     assert last_rating(club.emilio) == pytest.approx(EMILIO_PUBLISHED, abs=1e-9)
     assert LedgerRow.objects.filter(tournament=club.draft).count() == 2
-    before = snapshot()
+    before = ledger_snapshot()
     ledger.rebuild()
-    assert snapshot() == before
+    assert ledger_snapshot() == before
 
 
 def test_unpublishing_by_a_plain_save_removes_the_games_again(

@@ -15,6 +15,8 @@ from django.urls import reverse
 from rankings import health, ledger
 from rankings.management import LedgerNotCurrent
 from rankings.models import LedgerRow, LedgerStatus
+from tests import builders
+from tests.helpers import ledger_snapshot
 from tournaments import services
 from tournaments.models import Result, Seat
 
@@ -46,12 +48,6 @@ BAD_DATE_MESSAGE = (
 NOTICE = "El ranking se está recalculando y necesita atención."
 
 
-def record(table, a, b):
-    return services.record_result(
-        acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None
-    )
-
-
 @pytest.fixture
 def league(django_capture_on_commit_callbacks):
     players = [services.create_player(acting_user=None, full_name=n) for n in NAMES]
@@ -78,7 +74,7 @@ def league(django_capture_on_commit_callbacks):
                 tables=[([e[a]], [e[b]]) for a, b in pairs],
             )
             for table, (a, b) in zip(rnd.tables.order_by("number"), scores, strict=True):
-                record(table, a, b)
+                builders.record(table, tantos_a=a, tantos_b=b)
                 tables.append(table)
     return SimpleNamespace(t=t, players=players, tables=tables)
 
@@ -91,10 +87,6 @@ def ratings() -> dict[str, float]:
     ):
         out[name] = rating
     return out
-
-
-def snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
 
 
 def key_of(table) -> str:
@@ -127,7 +119,7 @@ def test_a_game_with_an_impossible_date_is_left_out_named_and_the_ranking_needs_
     break_date(t12)
     # Any later change replays the ledger; it meets the bad row, leaves it out, goes on.
     with django_capture_on_commit_callbacks(execute=True):
-        record(t22, 40, 100)
+        builders.record(t22, tantos_a=40, tantos_b=100)
     assert not LedgerRow.objects.filter(table=t12).exists()
     assert ratings() == pytest.approx(WITHOUT_C_D, abs=1e-9)
     status = LedgerStatus.objects.get()
@@ -150,9 +142,9 @@ def test_a_game_with_an_impossible_date_is_left_out_named_and_the_ranking_needs_
     ]
     assert status.causes() == [BAD_DATE_MESSAGE]
     # What is stored is what a rebuild writes (the rebuild leaves the same game out).
-    before = snapshot()
+    before = ledger_snapshot()
     report = ledger.rebuild()
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     assert [p["table_id"] for p in report.skipped] == [t12.pk]
     assert not health.is_current()
 
@@ -202,16 +194,17 @@ def test_a_failing_replay_is_recorded_in_its_own_transaction_and_the_next_replay
     league, django_capture_on_commit_callbacks, monkeypatch
 ):
     t22 = league.tables[3]
-    before = snapshot()
+    before = ledger_snapshot()
 
     def boom(*args, **kwargs):
         raise RuntimeError("disco lleno")
 
     monkeypatch.setattr(ledger, "compute_rows", boom)
     with django_capture_on_commit_callbacks(execute=True):
-        record(t22, 30, 100)  # a correction: B–D was 30–100; its replay fails
+        # a correction: B–D was 30–100; its replay fails
+        builders.record(t22, tantos_a=30, tantos_b=100)
     # The replay rolled back (the old figures stand), but the failure was kept.
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     status = LedgerStatus.objects.get()
     assert status.state == "attention"
     assert status.from_key == key_of(t22)
@@ -228,9 +221,9 @@ def test_a_failing_replay_is_recorded_in_its_own_transaction_and_the_next_replay
     current = ratings()
     assert current["Berta Quintanar"] == pytest.approx(1477.8147664966864, abs=1e-9)
     assert current["Dalia Urquiza"] == pytest.approx(1495.9452335033136, abs=1e-9)
-    snap = snapshot()
+    snap = ledger_snapshot()
     ledger.rebuild()
-    assert snapshot() == snap
+    assert ledger_snapshot() == snap
 
 
 def test_a_failure_before_the_replay_begins_needs_a_replay_from_the_first_game(
@@ -241,7 +234,7 @@ def test_a_failure_before_the_replay_begins_needs_a_replay_from_the_first_game(
 
     monkeypatch.setattr(ledger, "earliest_key_for_tables", boom)
     with django_capture_on_commit_callbacks(execute=True):
-        record(league.tables[3], 30, 100)
+        builders.record(league.tables[3], tantos_a=30, tantos_b=100)
     status = LedgerStatus.objects.get()
     assert (status.state, status.from_key) == ("attention", "")
     assert status.problems[0]["params"] == {"error": "RuntimeError: sin conexión"}
@@ -363,13 +356,13 @@ def test_rebuild_ledger_names_the_bad_row_writes_the_rest_and_exits_1(league):
 
 
 def test_rebuild_ledger_that_fails_changes_nothing_and_exits_1(league, monkeypatch):
-    before = snapshot()
+    before = ledger_snapshot()
     monkeypatch.setattr(ledger, "compute_rows", lambda *a, **k: 1 / 0)
     with pytest.raises(LedgerNotCurrent) as exc:
         run("rebuild_ledger")
     assert exc.value.returncode == 1
     assert "ZeroDivisionError: division by zero" in str(exc.value)
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     assert LedgerStatus.objects.get().from_key == ""
 
 

@@ -10,7 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rankings import ledger
-from rankings.models import LedgerRow, YearRating
+from rankings.models import LedgerRow
+from tests import builders
+from tests.helpers import ledger_snapshot, year_figures
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.models import Player, Result, Round, Table
@@ -20,72 +22,20 @@ pytestmark = pytest.mark.django_db
 MX = zoneinfo.ZoneInfo("America/Mexico_City")
 
 
-def snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
-
-
-def year_figures():
-    return list(
-        YearRating.objects.order_by("year", "player_id").values_list(
-            "player_id", "year", "rating", "games", "start_rating", "last_played", "last_key"
-        )
-    )
-
-
 def assert_equals_rebuild():
     """The ledger rows and the year figures the replays kept equal what a rebuild writes."""
-    before, figures = snapshot(), year_figures()
+    before, figures = ledger_snapshot(), year_figures()
     ledger.rebuild()
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     assert year_figures() == figures
-
-
-def make_players(n, prefix="Jugador"):
-    return [
-        services.create_player(acting_user=None, full_name=f"{prefix} {i:02d}") for i in range(n)
-    ]
-
-
-def make_tournament(name, date, mode="pairs", rated=True, **extra):
-    return services.create_tournament(
-        acting_user=None,
-        name=name,
-        date=date,
-        system="domino",
-        mode=mode,
-        target=100,
-        rated=rated,
-        status="running",
-        **extra,
-    )
-
-
-def pairs_round(t, players, round_number, order):
-    """Register pairs (once) and seat them: ``order`` lists entry indexes, A vs B table by table."""
-    entries = list(t.entries.order_by("pk"))
-    if not entries:
-        for i in range(0, len(players), 2):
-            services.register_entry(acting_user=None, tournament=t, players=players[i : i + 2])
-        entries = list(t.entries.order_by("pk"))
-    tables = [([entries[order[i]]], [entries[order[i + 1]]]) for i in range(0, len(order), 2)]
-    rnd = services.set_pairings(
-        acting_user=None, tournament=t, round_number=round_number, tables=tables
-    )
-    return list(rnd.tables.order_by("number"))
-
-
-def record(table, a, b, when=None, **kw):
-    return services.record_result(
-        acting_user=None, table=table, tantos_a=a, tantos_b=b, version=None, played_at=when, **kw
-    )
 
 
 def test_seed_example_through_the_ledger(django_capture_on_commit_callbacks):
     """JA/JC beat JB/JD 120–80 with the seed's ratings and NG → the seed's new ratings."""
-    ja, jb, jc, jd = make_players(4, "J")
+    ja, jb, jc, jd = builders.players(f"J {i:02d}" for i in range(4))
     # Give each player the seed's rating and NG by hand-made earlier rows is not possible:
     # the ledger is derived. Instead check the one-game arithmetic from 1500 and NG 0.
-    t = make_tournament("Seed", dt.date(2026, 3, 1))
+    t = builders.tournament(builders.RATED, name="Seed", date=dt.date(2026, 3, 1))
     services.register_entry(acting_user=None, tournament=t, players=[ja, jc])
     services.register_entry(acting_user=None, tournament=t, players=[jb, jd])
     e1, e2 = t.entries.order_by("pk")
@@ -93,7 +43,7 @@ def test_seed_example_through_the_ledger(django_capture_on_commit_callbacks):
         acting_user=None, tournament=t, round_number=1, tables=[([e1], [e2])]
     )
     with django_capture_on_commit_callbacks(execute=True):
-        record(rnd.tables.get(), 120, 80)
+        builders.record(rnd.tables.get(), tantos_a=120, tantos_b=80)
     rows = {r.player_id: r for r in LedgerRow.objects.all()}
     assert len(rows) == 4
     # Equal teams: SE 0.5; margin 40 → S 0.73 / 0.27; K 32 → ±7.36.
@@ -108,25 +58,28 @@ def test_game_at_2330_on_31_december_local_belongs_to_that_year(
     django_capture_on_commit_callbacks, settings
 ):
     settings.TIME_ZONE = "America/Mexico_City"
-    players = make_players(4)
-    t = make_tournament("Nochevieja", dt.date(2025, 12, 31))
-    (table,) = pairs_round(t, players, 1, [0, 1])
+    players = builders.players(f"Jugador {i:02d}" for i in range(4))
+    t = builders.tournament(builders.RATED, name="Nochevieja", date=dt.date(2025, 12, 31))
+    e = builders.entries(t, players)
+    (table,) = builders.tables_of(builders.pair(t, 1, [(0, 1)], entries=e))
     late = dt.datetime(2025, 12, 31, 23, 30, tzinfo=MX)
     assert late.astimezone(dt.UTC).year == 2026
     with django_capture_on_commit_callbacks(execute=True):
-        record(table, 100, 20, when=late)
+        builders.record(table, tantos_a=100, tantos_b=20, played_at=late)
     assert set(LedgerRow.objects.values_list("year", flat=True)) == {2025}
 
 
 def test_ng_restarts_on_first_of_january_and_ratings_carry_over(django_capture_on_commit_callbacks):
-    players = make_players(4)
-    t1 = make_tournament("Diciembre", dt.date(2025, 12, 20))
-    (t1_table,) = pairs_round(t1, players, 1, [0, 1])
-    t2 = make_tournament("Enero", dt.date(2026, 1, 10))
-    (t2_table,) = pairs_round(t2, players, 1, [0, 1])
+    players = builders.players(f"Jugador {i:02d}" for i in range(4))
+    t1 = builders.tournament(builders.RATED, name="Diciembre", date=dt.date(2025, 12, 20))
+    e1 = builders.entries(t1, players)
+    (t1_table,) = builders.tables_of(builders.pair(t1, 1, [(0, 1)], entries=e1))
+    t2 = builders.tournament(builders.RATED, name="Enero", date=dt.date(2026, 1, 10))
+    e2 = builders.entries(t2, players)
+    (t2_table,) = builders.tables_of(builders.pair(t2, 1, [(0, 1)], entries=e2))
     with django_capture_on_commit_callbacks(execute=True):
-        record(t1_table, 100, 0)
-        record(t2_table, 100, 50)
+        builders.record(t1_table, tantos_a=100, tantos_b=0)
+        builders.record(t2_table, tantos_a=100, tantos_b=50)
     first = LedgerRow.objects.filter(table=t1_table, player=players[0]).get()
     second = LedgerRow.objects.filter(table=t2_table, player=players[0]).get()
     assert (first.year, first.ng_before) == (2025, 0)
@@ -137,18 +90,21 @@ def test_ng_restarts_on_first_of_january_and_ratings_carry_over(django_capture_o
 def test_correcting_an_early_game_changes_later_ratings_as_a_rebuild_would(
     django_capture_on_commit_callbacks,
 ):
-    players = make_players(8)
-    t = make_tournament("Liga", dt.date(2026, 5, 2))
-    r1 = pairs_round(t, players, 1, [0, 1, 2, 3])
-    r2 = pairs_round(t, players, 2, [0, 2, 1, 3])
+    players = builders.players(f"Jugador {i:02d}" for i in range(8))
+    t = builders.tournament(builders.RATED, name="Liga", date=dt.date(2026, 5, 2))
+    e = builders.entries(t, players)
+    r1 = builders.tables_of(builders.pair(t, 1, [(0, 1), (2, 3)], entries=e))
+    r2 = builders.tables_of(builders.pair(t, 2, [(0, 2), (1, 3)], entries=e))
     with django_capture_on_commit_callbacks(execute=True):
         for table, (a, b) in zip(
             r1 + r2, [(100, 30), (70, 100), (100, 90), (100, 0)], strict=False
         ):
-            record(table, a, b)
+            builders.record(table, tantos_a=a, tantos_b=b)
     later_before = LedgerRow.objects.get(table=r2[0], player=players[0]).rating_after
     with django_capture_on_commit_callbacks(execute=True):
-        record(r1[0], 40, 100)  # round 1, table 1 corrected: the other side won
+        builders.record(
+            r1[0], tantos_a=40, tantos_b=100
+        )  # round 1, table 1 corrected: the other side won
     later_after = LedgerRow.objects.get(table=r2[0], player=players[0]).rating_after
     assert later_after < later_before
     assert LedgerRow.objects.count() == 16
@@ -158,13 +114,14 @@ def test_correcting_an_early_game_changes_later_ratings_as_a_rebuild_would(
 def test_deleting_a_result_removes_its_rows_and_replays_the_rest(
     django_capture_on_commit_callbacks,
 ):
-    players = make_players(4)
-    t = make_tournament("Borrado", dt.date(2026, 6, 6))
-    (g1,) = pairs_round(t, players, 1, [0, 1])
-    (g2,) = pairs_round(t, players, 2, [1, 0])
+    players = builders.players(f"Jugador {i:02d}" for i in range(4))
+    t = builders.tournament(builders.RATED, name="Borrado", date=dt.date(2026, 6, 6))
+    e = builders.entries(t, players)
+    (g1,) = builders.tables_of(builders.pair(t, 1, [(0, 1)], entries=e))
+    (g2,) = builders.tables_of(builders.pair(t, 2, [(1, 0)], entries=e))
     with django_capture_on_commit_callbacks(execute=True):
-        record(g1, 100, 10)
-        record(g2, 100, 10)
+        builders.record(g1, tantos_a=100, tantos_b=10)
+        builders.record(g2, tantos_a=100, tantos_b=10)
     with django_capture_on_commit_callbacks(execute=True):
         services.delete_result(acting_user=None, table=g1, version=None)
     assert set(LedgerRow.objects.values_list("table_id", flat=True)) == {g2.pk}
@@ -173,18 +130,22 @@ def test_deleting_a_result_removes_its_rows_and_replays_the_rest(
 
 
 def test_unrated_tournaments_forfeits_and_byes_are_not_rated(django_capture_on_commit_callbacks):
-    players = make_players(4)
-    rated = make_tournament("Rated", dt.date(2026, 7, 1))
-    (game,) = pairs_round(rated, players, 1, [0, 1])
-    unrated = make_tournament("Amistoso", dt.date(2026, 7, 2), rated=False)
-    (friendly,) = pairs_round(unrated, players[:4], 1, [0, 1])
+    players = builders.players(f"Jugador {i:02d}" for i in range(4))
+    rated = builders.tournament(builders.RATED, name="Rated", date=dt.date(2026, 7, 1))
+    e = builders.entries(rated, players)
+    (game,) = builders.tables_of(builders.pair(rated, 1, [(0, 1)], entries=e))
+    unrated = builders.tournament(
+        builders.RATED, name="Amistoso", date=dt.date(2026, 7, 2), rated=False
+    )
+    e = builders.entries(unrated, players[:4])
+    (friendly,) = builders.tables_of(builders.pair(unrated, 1, [(0, 1)], entries=e))
     with django_capture_on_commit_callbacks(execute=True):
-        record(game, 100, 60)
-        record(friendly, 100, 60)
+        builders.record(game, tantos_a=100, tantos_b=60)
+        builders.record(friendly, tantos_a=100, tantos_b=60)
     assert set(LedgerRow.objects.values_list("table_id", flat=True)) == {game.pk}
     # A forfeit is not rated unless the tournament says so.
     with django_capture_on_commit_callbacks(execute=True):
-        record(game, None, None, forfeiting_side="B")
+        builders.record(game, tantos_a=None, tantos_b=None, forfeiting_side="B")
     assert LedgerRow.objects.count() == 0
     with django_capture_on_commit_callbacks(execute=True):
         services.update_tournament(acting_user=None, tournament=rated, forfeits_rated=True)
@@ -196,11 +157,12 @@ def test_unrated_tournaments_forfeits_and_byes_are_not_rated(django_capture_on_c
 
 
 def test_deleting_a_player_with_games_is_refused(django_capture_on_commit_callbacks):
-    players = make_players(4)
-    t = make_tournament("Protegido", dt.date(2026, 8, 1))
-    (table,) = pairs_round(t, players, 1, [0, 1])
+    players = builders.players(f"Jugador {i:02d}" for i in range(4))
+    t = builders.tournament(builders.RATED, name="Protegido", date=dt.date(2026, 8, 1))
+    e = builders.entries(t, players)
+    (table,) = builders.tables_of(builders.pair(t, 1, [(0, 1)], entries=e))
     with django_capture_on_commit_callbacks(execute=True):
-        record(table, 100, 0)
+        builders.record(table, tantos_a=100, tantos_b=0)
     with pytest.raises(DomainError) as exc:
         services.delete_player(acting_user=None, player=players[0])
     assert exc.value.code == "player_has_results"
@@ -209,7 +171,9 @@ def test_deleting_a_player_with_games_is_refused(django_capture_on_commit_callba
 
 def _season(n_games, players):
     """A rated mano a mano season of ``n_games`` games (the ledger replays once, at commit)."""
-    t = make_tournament(f"Temporada {n_games}", dt.date(2026, 2, 1), mode="single")
+    t = builders.tournament(
+        builders.RATED, name=f"Temporada {n_games}", date=dt.date(2026, 2, 1), mode="single"
+    )
     entries = [
         services.register_entry(acting_user=None, tournament=t, players=[p]) for p in players
     ]
@@ -230,7 +194,7 @@ def _season(n_games, players):
 
 
 def _queries_for_one_more_result(django_capture_on_commit_callbacks, n_games):
-    players = make_players(4, prefix=f"S{n_games}")
+    players = builders.players(f"S{n_games} {i:02d}" for i in range(4))
     with django_capture_on_commit_callbacks(execute=True):
         t, entries = _season(n_games, players)
     assert LedgerRow.objects.filter(tournament=t).count() == 2 * n_games
@@ -241,7 +205,9 @@ def _queries_for_one_more_result(django_capture_on_commit_callbacks, n_games):
         table.seats.create(round=rnd, entry=entries[3], side="B", position=1)
     with CaptureQueriesContext(connection) as ctx, django_capture_on_commit_callbacks(execute=True):
         # The season's last day (its games end at 18:20 UTC), within the tournament's days.
-        record(table, 100, 55, when=dt.datetime(2026, 2, 1, 23, tzinfo=dt.UTC))
+        builders.record(
+            table, tantos_a=100, tantos_b=55, played_at=dt.datetime(2026, 2, 1, 23, tzinfo=dt.UTC)
+        )
     assert LedgerRow.objects.filter(table=table).count() == 2
     return len(ctx.captured_queries)
 
@@ -291,22 +257,16 @@ def _world():
     )
     if existing:
         return existing
-    players = make_players(8, prefix="Prop")
+    players = builders.players(f"Prop {i:02d}" for i in range(8))
     days = {"date": dt.date(2025, 12, 30), "end_date": dt.date(2026, 1, 2)}
-    t1 = make_tournament("Prop A", **days)
-    t2 = make_tournament("Prop B", mode="single", **days)
-    tables = pairs_round(t1, players, 1, [0, 1, 2, 3]) + pairs_round(t1, players, 2, [0, 2, 1, 3])
-    for p in players[:4]:
-        services.register_entry(acting_user=None, tournament=t2, players=[p])
-    e = list(t2.entries.order_by("pk"))
+    t1 = builders.tournament(builders.RATED, name="Prop A", **days)
+    t2 = builders.tournament(builders.RATED, name="Prop B", mode="single", **days)
+    e = builders.entries(t1, players)
+    tables = builders.tables_of(builders.pair(t1, 1, [(0, 1), (2, 3)], entries=e))
+    tables += builders.tables_of(builders.pair(t1, 2, [(0, 2), (1, 3)], entries=e))
+    e = builders.entries(t2, players[:4])
     for number, (a, b, c, d) in enumerate([(0, 1, 2, 3), (0, 2, 1, 3)], start=1):
-        rnd = services.set_pairings(
-            acting_user=None,
-            tournament=t2,
-            round_number=number,
-            tables=[([e[a]], [e[b]]), ([e[c]], [e[d]])],
-        )
-        tables += list(rnd.tables.order_by("number"))
+        tables += builders.tables_of(builders.pair(t2, number, [(a, b), (c, d)], entries=e))
     return tables
 
 
@@ -326,28 +286,30 @@ def test_ledger_equals_a_full_rebuild_after_every_insert_correction_and_deletion
             if op[0] == "set":
                 _, _, win, lose, a_wins, when = op
                 a, b = (win, lose) if a_wins else (lose, win)
-                record(table, a, b, when=WHEN[when])
+                builders.record(table, tantos_a=a, tantos_b=b, played_at=WHEN[when])
             elif Result.objects.filter(table=table).exists():
                 services.delete_result(acting_user=None, table=table, version=None)
-        before = snapshot()
+        before = ledger_snapshot()
         pairs_games = Result.objects.filter(table__round__tournament__mode="pairs").count()
         single_games = Result.objects.filter(table__round__tournament__mode="single").count()
         assert len(before) == 4 * pairs_games + 2 * single_games
         ledger.rebuild()
-        assert snapshot() == before
+        assert ledger_snapshot() == before
 
 
 def test_moving_a_tournament_date_moves_its_games_and_replays_from_the_earliest(
     django_capture_on_commit_callbacks,
 ):
-    players = make_players(4)
-    early = make_tournament("Temprano", dt.date(2026, 3, 1))
-    (g_early,) = pairs_round(early, players, 1, [0, 1])
-    late = make_tournament("Tardío", dt.date(2026, 4, 1))
-    (g_late,) = pairs_round(late, players, 1, [1, 0])
+    players = builders.players(f"Jugador {i:02d}" for i in range(4))
+    early = builders.tournament(builders.RATED, name="Temprano", date=dt.date(2026, 3, 1))
+    e = builders.entries(early, players)
+    (g_early,) = builders.tables_of(builders.pair(early, 1, [(0, 1)], entries=e))
+    late = builders.tournament(builders.RATED, name="Tardío", date=dt.date(2026, 4, 1))
+    e = builders.entries(late, players)
+    (g_late,) = builders.tables_of(builders.pair(late, 1, [(1, 0)], entries=e))
     with django_capture_on_commit_callbacks(execute=True):
-        record(g_early, 100, 10)
-        record(g_late, 100, 90)
+        builders.record(g_early, tantos_a=100, tantos_b=10)
+        builders.record(g_late, tantos_a=100, tantos_b=90)
     assert LedgerRow.objects.get(table=g_late, player=players[0]).rating_before != 1500.0
     # The late tournament moves before the early one: its game is now the player's first.
     with django_capture_on_commit_callbacks(execute=True):

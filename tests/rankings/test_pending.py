@@ -13,18 +13,22 @@ from django_tasks_db.models import DBTaskResult
 
 from rankings import health, ledger, queries, tasks
 from rankings.models import LedgerStatus, ReplayRequest
-from tests.rankings.test_ledger import make_players, make_tournament, pairs_round, record
+from tests import builders
+from tests.helpers import year_figures
 
 pytestmark = pytest.mark.django_db
 
 
 def _season(django_capture_on_commit_callbacks):
-    players = make_players(8, "Pendiente")
-    t = make_tournament("Liga de invierno", dt.date(timezone.localdate().year, 1, 10))
-    tables = pairs_round(t, players, 1, [0, 1, 2, 3])
+    players = builders.players(f"Pendiente {i:02d}" for i in range(8))
+    t = builders.tournament(
+        builders.RATED, name="Liga de invierno", date=dt.date(timezone.localdate().year, 1, 10)
+    )
+    e = builders.entries(t, players)
+    tables = builders.tables_of(builders.pair(t, 1, [(0, 1), (2, 3)], entries=e))
     with django_capture_on_commit_callbacks(execute=True):
-        record(tables[0], 100, 40)
-        record(tables[1], 73, 100)
+        builders.record(tables[0], tantos_a=100, tantos_b=40)
+        builders.record(tables[1], tantos_a=73, tantos_b=100)
     return players, tables
 
 
@@ -43,7 +47,9 @@ def test_a_waiting_change_is_shown_on_the_ranking_and_player_pages(
         assert "ledger-pending" not in client.get(url).content.decode()
 
     with django_capture_on_commit_callbacks(execute=True):
-        record(tables[0], 100, 90)  # a correction: saved, the replay waits
+        builders.record(
+            tables[0], tantos_a=100, tantos_b=90
+        )  # a correction: saved, the replay waits
     pending = health.pending()
     assert pending is not None and pending.count == 1 and pending.current_at == replayed
     since = timezone.localtime(pending.since).strftime("%H:%M")
@@ -75,23 +81,29 @@ def test_a_stale_request_is_enqueued_again_once(django_capture_on_commit_callbac
 
 
 def test_a_change_in_an_unrated_tournament_takes_no_replay(django_capture_on_commit_callbacks):
-    players = make_players(4, "Amistad")
-    t = make_tournament("Amistoso", dt.date(2026, 3, 3), rated=False)
-    (table,) = pairs_round(t, players, 1, [0, 1])
+    players = builders.players(f"Amistad {i:02d}" for i in range(4))
+    t = builders.tournament(builders.RATED, name="Amistoso", date=dt.date(2026, 3, 3), rated=False)
+    e = builders.entries(t, players)
+    (table,) = builders.tables_of(builders.pair(t, 1, [(0, 1)], entries=e))
     with django_capture_on_commit_callbacks(execute=True):
-        record(table, 100, 12)
+        builders.record(table, tantos_a=100, tantos_b=12)
     assert ReplayRequest.objects.count() == 0  # taken at once by the immediate backend
     assert health.pending() is None
 
 
 def test_the_top_ten_is_the_head_of_the_ranking_ties_included(django_capture_on_commit_callbacks):
-    players = make_players(24, "Top")
-    t = make_tournament("Copa del año", dt.date(timezone.localdate().year, 2, 7))
+    players = builders.players(f"Top {i:02d}" for i in range(24))
+    t = builders.tournament(
+        builders.RATED, name="Copa del año", date=dt.date(timezone.localdate().year, 2, 7)
+    )
     # Six tables: the six winning pairs gain the same points (equal ratings before, same score).
-    tables = pairs_round(t, players, 1, list(range(12)))
+    e = builders.entries(t, players)
+    tables = builders.tables_of(
+        builders.pair(t, 1, [(i, i + 1) for i in range(0, 12, 2)], entries=e)
+    )
     with django_capture_on_commit_callbacks(execute=True):
         for table in tables:
-            record(table, 100, 50)
+            builders.record(table, tantos_a=100, tantos_b=50)
     year = timezone.localdate().year
     whole = queries.year_ranking(year)
     assert len(whole) == 24
@@ -118,15 +130,14 @@ def test_the_year_figures_of_many_players_over_several_years_refresh_in_one_go(
     """A replay's players can be thousands over several years (a correction early in the
     season): the figures are refreshed without one compound statement per chunk (SQLite
     refuses more than 500 terms in one), and equal those of a full refresh."""
-    from tests.rankings.test_ledger import year_figures
-
-    players = make_players(8, "Muchos")
+    players = builders.players(f"Muchos {i:02d}" for i in range(8))
     for year in (2024, 2025, 2026):
-        t = make_tournament(f"Liga {year}", dt.date(year, 5, 4))
-        tables = pairs_round(t, players, 1, [0, 1, 2, 3])
+        t = builders.tournament(builders.RATED, name=f"Liga {year}", date=dt.date(year, 5, 4))
+        e = builders.entries(t, players)
+        tables = builders.tables_of(builders.pair(t, 1, [(0, 1), (2, 3)], entries=e))
         with django_capture_on_commit_callbacks(execute=True):
-            record(tables[0], 100, year % 100)
-            record(tables[1], 31, 100)
+            builders.record(tables[0], tantos_a=100, tantos_b=year % 100)
+            builders.record(tables[1], tantos_a=31, tantos_b=100)
     full = year_figures()
     assert len(full) == 3 * 8
     ids = [p.pk for p in players] + list(range(10**6, 10**6 + 1500))  # 1,508 players, 3 years

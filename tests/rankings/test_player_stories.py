@@ -15,102 +15,16 @@ from django.urls import reverse
 
 from rankings import ledger, stories
 from rankings.models import LedgerRow
+from tests import builders
 from tournaments import services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["Ana Arenas", "Beto Bravo", "Carla Cano", "Dani Duque", "Eva Esteve", "Fede Fuentes"]
-
-
-def tournament(name, day, status="running", **fields):
-    return services.create_tournament(
-        acting_user=None, name=name, date=dt.date(2025, 3, day), status=status, **fields
-    )
-
-
-def play(t, number, tables, results):
-    rnd = services.set_pairings(acting_user=None, tournament=t, round_number=number, tables=tables)
-    for table, values in zip(rnd.tables.order_by("number"), results, strict=True):
-        services.record_result(acting_user=None, table=table, version=None, **values)
-    return rnd
-
-
-def finish(t):
-    return services.update_tournament(
-        acting_user=None, tournament=t, status="finished", open_rounds_ok=True
-    )
-
-
-def dominó(a, b, **more):
-    return {"tantos_a": a, "tantos_b": b, **more}
-
 
 @pytest.fixture
 def club():
-    return build_club()
-
-
-def build_club():
-    """Six players and five published tournaments of March 2025, plus a draft:
-
-    - 1st, pairs to 100 (finished): Ana & Beto 100–0 Carla & Dani (a zapato), Ana & Beto
-      60–100 Eva & Fede, Carla & Dani 100–80 Ana & Beto. Ana & Beto first (3 puntos).
-    - 8th, individual with rotating partners (finished): Ana & Carla 100–50 Beto & Dani.
-      Ana and Carla share the first place.
-    - 15th, mano a mano (running): Ana 100–99 Beto, Beto 100–0 Ana (a zapato), Ana beats Beto
-      by a no-show (100–0: neither a game nor a zapato).
-    - 22nd, Swiss best of 3 (finished): Beto 2–1 Ana, then 1–1 with one game drawn. Ana 2nd.
-    - 29th, table game (finished): Ana 10, Beto 8, Carla 7, Dani 5 VP. Ana first.
-    - 30th, a draft mano a mano: Beto 100–0 Ana (never counted).
-    """
-    p = {n.split()[0].lower(): services.create_player(acting_user=None, full_name=n) for n in NAMES}
-    ana, beto, carla, dani, eva, fede = p.values()
-
-    def entries(t, groups):
-        return [services.register_entry(acting_user=None, tournament=t, players=g) for g in groups]
-
-    pairs = tournament("Parejas de Marzo", 1, mode="pairs", target=100)
-    ab, cd, ef = entries(pairs, [[ana, beto], [carla, dani], [eva, fede]])
-    play(pairs, 1, [([ab], [cd])], [dominó(100, 0)])
-    play(pairs, 2, [([ab], [ef])], [dominó(60, 100)])
-    play(pairs, 3, [([cd], [ab])], [dominó(100, 80)])
-    finish(pairs)
-
-    individual = tournament("Individual de Marzo", 8, mode="individual", target=100)
-    a, b, c, d = entries(individual, [[ana], [beto], [carla], [dani]])
-    play(individual, 1, [([a, c], [b, d])], [dominó(100, 50)])
-    finish(individual)
-
-    single = tournament("Mano a Mano de Marzo", 15, mode="single", target=100)
-    a, b = entries(single, [[ana], [beto]])
-    play(single, 1, [([a], [b])], [dominó(100, 99)])
-    play(single, 2, [([b], [a])], [dominó(100, 0)])
-    play(single, 3, [([a], [b])], [{"forfeiting_side": "B"}])
-
-    swiss = tournament("Suizo de Marzo", 22, system="swiss", mode="single", best_of=3)
-    a, b = entries(swiss, [[ana], [beto]])
-    play(swiss, 1, [([b], [a])], [{"games_a": 2, "games_b": 1, "games_drawn": 0}])
-    play(swiss, 2, [([a], [b])], [{"games_a": 1, "games_b": 1, "games_drawn": 1}])
-    finish(swiss)
-
-    table_game = tournament("Mesa de Marzo", 29, system="table", rounds_planned=1)
-    seated = entries(table_game, [[ana], [beto], [carla], [dani]])
-    rnd = services.set_seating(
-        acting_user=None, tournament=table_game, round_number=1, tables=[seated]
-    )
-    table = rnd.tables.get()
-    vp = dict(zip([e.pk for e in seated], (10, 8, 7, 5), strict=True))
-    services.record_result(acting_user=None, table=table, version=table.version, scores=vp)
-    finish(table_game)
-
-    draft = tournament("Borrador de Marzo", 30, status="draft", mode="single", target=100)
-    a, b = entries(draft, [[ana], [beto]])
-    play(draft, 1, [([b], [a])], [dominó(100, 0)])
-    Tournament.objects.filter(pk=draft.pk).update(status="draft")  # pairing it published it
-
-    ledger.rebuild()
-    return p
+    return builders.stories_club()
 
 
 def test_head_to_head_of_singles_counts_every_system_apart(club):
@@ -260,14 +174,18 @@ def test_a_player_only_in_drafts_has_no_head_to_head(client, club):
 def _more_games(club):
     """Another finished pairs tournament and another table game: more games for everyone."""
     ana, beto, carla, dani, eva, fede = club.values()
-    t = tournament("Parejas de Abril", 31, mode="pairs", target=100)
-    groups = [[ana, beto], [carla, dani], [eva, fede]]
-    ab, cd, ef = (
-        services.register_entry(acting_user=None, tournament=t, players=g) for g in groups
+    t = builders.tournament(
+        name="Parejas de Abril",
+        date=dt.date(2025, 3, 31),
+        status="running",
+        mode="pairs",
+        target=100,
     )
+    groups = [[ana, beto], [carla, dani], [eva, fede]]
+    ab, cd, ef = (builders.entry(t, g) for g in groups)
     for number in range(1, 5):
-        play(t, number, [([ab], [cd])], [dominó(100, 10 * number)])
-    finish(t)
+        builders.play(t, number, [(ab, cd)], [builders.tantos(100, 10 * number)])
+    builders.finish(t, open_rounds_ok=True)
     ledger.rebuild()
 
 
@@ -337,7 +255,7 @@ def test_standings_of_many_tournaments_equal_each_ones_standings(club):
 def test_a_corrected_unrated_result_reaches_the_cached_pages(client):
     """A Swiss result starts no ledger replay: the pages name the scopes of the players'
     tournaments, so its correction still reaches them."""
-    p = build_club()
+    p = builders.stories_club()
     ana, beto = p["ana"], p["beto"]
     urls = [
         reverse("rankings:head_to_head", args=[ana.pk, beto.pk]),

@@ -15,109 +15,32 @@ from __future__ import annotations
 import datetime as dt
 import os
 import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.db import connection, connections
-from django_tasks_db.models import DBTaskResult
+from django.db import connections
 
-from rankings import health, ledger, tasks
+from rankings import health, tasks
 from rankings.models import LedgerRow, LedgerStatus, ReplayRequest
-from tests.test_scale_out import club_tournament
+from tests import builders
+from tests.helpers import ledger_snapshot
+from tests.workers import (
+    correct_first_game,
+    drain,
+    rebuilt,
+    replay_tasks,
+    someone_waits_for_a_lock,
+    start_worker,
+    stop,
+    wait_until,
+)
 from tournaments import services
 from tournaments.models import Result
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def start_worker() -> subprocess.Popen:
-    """``manage.py db_worker`` on the test database, polling every 0.1 s."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "DJANGO_TASKS_BACKEND": "database",
-        "DJANGO_LOG_LEVEL": "ERROR",
-        "TIME_ZONE": settings.TIME_ZONE,
-    }
-    return subprocess.Popen(
-        [sys.executable, "manage.py", "db_worker", "--interval", "0.1", "--no-reload"]
-        + ["--no-startup-delay", "--verbosity", "0"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-
-
-def stop(worker: subprocess.Popen, sig=signal.SIGTERM) -> None:
-    if worker.poll() is None:
-        worker.send_signal(sig)
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-
-
-def wait_until(condition, timeout=30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.05)
-
-
-def drain() -> None:
-    """Start a worker, wait until no replay request is left, stop it."""
-    worker = start_worker()
-    try:
-        wait_until(lambda: not ReplayRequest.objects.exists())
-    finally:
-        stop(worker)
-
-
-def snapshot():
-    return [row.as_tuple() for row in LedgerRow.objects.order_by("order_key", "side", "player_id")]
-
-
-def rebuilt():
-    """The rows a full rebuild gives, computed without writing (a rebuild rolled back)."""
-    from django.db import transaction
-
-    with transaction.atomic():
-        ledger.rebuild()
-        rows = snapshot()
-        transaction.set_rollback(True)
-    return rows
-
-
-def replay_tasks():
-    return DBTaskResult.objects.filter(task_path=tasks.replay_ledger.module_path)
-
-
-def correct_first_game(t):
-    """A correction of the tournament's first game (round 1, table 1, stored 100–0): 37–100."""
-    table = t.rounds.get(number=1).tables.get(number=1)
-    return services.record_result(
-        acting_user=None, table=table, tantos_a=37, tantos_b=100, version=None
-    )
-
 
 def test_a_save_answers_before_the_replay_and_the_worker_catches_up(database_tasks):
-    t = club_tournament(n_entries=4, rounds=2)
+    t = builders.club_tournament(n_entries=4, rounds=2)
     # Built with the queue and no worker: nothing rated yet, one request per saving transaction.
     assert LedgerRow.objects.count() == 0
     assert ReplayRequest.objects.count() > 0
@@ -129,16 +52,16 @@ def test_a_save_answers_before_the_replay_and_the_worker_catches_up(database_tas
         wait_until(lambda: not ReplayRequest.objects.exists())
         wait_until(lambda: replay_tasks().filter(status="SUCCESSFUL").count() == 1)
         assert LedgerRow.objects.count() == 4 * 2 * 2  # 2 rounds × 2 tables × 4 players
-        assert snapshot() == rebuilt()
+        assert ledger_snapshot() == rebuilt()
         assert health.pending() is None
         assert LedgerStatus.objects.get(pk=1).replayed_at is not None
         # A correction of the first game: the save returns with the ledger unchanged …
-        before = snapshot()
+        before = ledger_snapshot()
         correct_first_game(t)
         assert ReplayRequest.objects.count() == 1
         # … and the worker replays it from that game on.
         wait_until(lambda: not ReplayRequest.objects.exists())
-        after = snapshot()
+        after = ledger_snapshot()
         assert after != before
         assert after == rebuilt()
     finally:
@@ -151,9 +74,9 @@ def test_a_save_answers_before_the_replay_and_the_worker_catches_up(database_tas
     reason="holds a row lock from another connection while the worker replays (PostgreSQL)",
 )
 def test_a_worker_killed_mid_replay_leaves_the_ledger_and_the_replay_runs_again(database_tasks):
-    t = club_tournament(n_entries=4, rounds=2)
+    t = builders.club_tournament(n_entries=4, rounds=2)
     drain()
-    before = snapshot()
+    before = ledger_snapshot()
     assert len(before) == 16
     # Another connection holds the status row: the next replay deletes and rewrites the rows,
     # then waits there (``health.mark_replayed``), inside its transaction.
@@ -165,14 +88,14 @@ def test_a_worker_killed_mid_replay_leaves_the_ledger_and_the_replay_runs_again(
     worker = start_worker()
     try:
         # The replay has deleted and rewritten rows and now waits for the held row.
-        wait_until(_someone_waits_for_a_lock)
+        wait_until(someone_waits_for_a_lock)
         stop(worker, signal.SIGKILL)
     finally:
         holder.rollback()
         holder.close()
     # Killed: its transaction rolled back. The ledger is as before, the request still waits,
     # and the task it had claimed stays "running" for ever.
-    assert snapshot() == before
+    assert ledger_snapshot() == before
     assert ReplayRequest.objects.count() == 1
     assert replay_tasks().filter(status="RUNNING").count() == 1
     # Once the request is older than STALE_AFTER, reading a ranking page enqueues it again.
@@ -183,18 +106,12 @@ def test_a_worker_killed_mid_replay_leaves_the_ledger_and_the_replay_runs_again(
     tasks.ensure_replay(health.pending())
     assert replay_tasks().filter(status="READY").count() == 1
     drain()
-    assert snapshot() != before
-    assert snapshot() == rebuilt()
-
-
-def _someone_waits_for_a_lock() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
-        return cursor.fetchone()[0] > 0
+    assert ledger_snapshot() != before
+    assert ledger_snapshot() == rebuilt()
 
 
 def test_results_saved_while_no_worker_runs_make_one_replay(database_tasks):
-    t = club_tournament(n_entries=4, rounds=1)
+    t = builders.club_tournament(n_entries=4, rounds=1)
     drain()
     done_before = replay_tasks().filter(status="SUCCESSFUL").count()
     for table in t.rounds.get(number=1).tables.order_by("number"):
@@ -210,4 +127,4 @@ def test_results_saved_while_no_worker_runs_make_one_replay(database_tasks):
     assert replay_tasks().filter(status="READY").count() == 1
     drain()
     assert replay_tasks().filter(status="SUCCESSFUL").count() == done_before + 1
-    assert snapshot() == rebuilt()
+    assert ledger_snapshot() == rebuilt()

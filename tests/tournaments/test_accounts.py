@@ -19,7 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from rankings.models import LedgerRow
-from tests.test_settings_errors import SETUP, run
+from tests.helpers import SETUP, run_python
 from tournaments import notices, services
 from tournaments.models import Player, Result, SignUp
 
@@ -456,14 +456,14 @@ SHOW_MAIL = (
 def test_mail_goes_to_the_console_unless_an_smtp_server_is_set():
     import json
 
-    result = run(SHOW_MAIL)
+    result = run_python(SHOW_MAIL)
     assert result.returncode == 0, result.stderr
     shown = json.loads(result.stdout)
     assert shown["mailers"] == {
         "default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
     }
     assert shown["site"] == "http://127.0.0.1:8000"
-    result = run(
+    result = run_python(
         SHOW_MAIL,
         DJANGO_EMAIL_HOST="smtp.example.org",
         DJANGO_EMAIL_PORT="465",
@@ -531,7 +531,7 @@ def test_mail_goes_to_the_console_unless_an_smtp_server_is_set():
     ],
 )
 def test_a_malformed_mail_variable_stops_the_start_up(variables, start, example):
-    result = run(SETUP, **variables)
+    result = run_python(SETUP, **variables)
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("django.core.exceptions.ImproperlyConfigured: " + start), last

@@ -16,18 +16,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from tests import builders
 from tournaments import calendar, services
 from tournaments.errors import DomainError
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def add(name, date, *, status="registration", **fields) -> Tournament:
-    return services.create_tournament(
-        acting_user=None, name=name, date=date, status=status, **fields
-    )
 
 
 def events(client) -> dict[str, icalendar.Event]:
@@ -43,7 +38,9 @@ def events(client) -> dict[str, icalendar.Event]:
 
 
 def test_the_start_time_is_a_setting_of_the_services_the_form_and_the_admin():
-    t = add("Copa Hora", dt.date(2030, 5, 4), start_time="19:30")
+    t = builders.tournament(
+        name="Copa Hora", date=dt.date(2030, 5, 4), status="registration", start_time="19:30"
+    )
     assert Tournament.objects.get(pk=t.pk).start_time == dt.time(19, 30)
     services.update_tournament(acting_user=None, tournament=t, start_time=dt.time(10, 0))
     assert Tournament.objects.get(pk=t.pk).start_time == dt.time(10, 0)
@@ -80,7 +77,13 @@ def test_the_settings_page_saves_the_start_time(director, director_client):
 
 
 def test_the_public_page_shows_date_start_time_and_venue(client):
-    t = add("Copa Noche", dt.date(2030, 5, 4), start_time="19:30", venue="Casino del Puerto")
+    t = builders.tournament(
+        name="Copa Noche",
+        date=dt.date(2030, 5, 4),
+        status="registration",
+        start_time="19:30",
+        venue="Casino del Puerto",
+    )
     body = client.get(reverse("public:tournament", args=[t.slug])).content.decode()
     assert re.search(r'<p class="meta">4 de mayo de 2030 · a las 19:30 · Casino del Puerto', body)
 
@@ -95,22 +98,50 @@ def season(monkeypatch):
     one over last week, a draft in May, a Swiss in June."""
     monkeypatch.setattr(timezone, "localdate", lambda *a, **k: dt.date(2030, 5, 20))
     made = {
-        "running": add(
-            "Liga de Primavera",
-            dt.date(2030, 4, 28),
-            end_date=dt.date(2030, 5, 25),
+        "running": builders.tournament(
+            name="Liga de Primavera",
+            date=dt.date(2030, 4, 28),
             status="running",
+            end_date=dt.date(2030, 5, 25),
         ),
-        "today": add("Copa de Hoy", dt.date(2030, 5, 20), venue="Sala 1"),
-        "evening": add("Noche de Dominó", dt.date(2030, 5, 27), start_time="19:30", venue="Casino"),
-        "june": add("Abierto de Junio", dt.date(2030, 6, 8)),
-        "swiss": add("Suizo de Junio", dt.date(2030, 6, 15), system="swiss", mode="single"),
-        "october": add("Copa de Otoño", dt.date(2030, 10, 31)),
-        "november": add("Copa de Noviembre", dt.date(2030, 11, 1)),
-        "over": add("Copa Pasada", dt.date(2030, 5, 12), status="finished"),
-        "old": add("Copa del Año Pasado", dt.date(2029, 6, 1), status="finished"),
-        "ancient": add("Copa Antigua", dt.date(2028, 3, 1), status="finished"),
-        "draft": add("Borrador de Mayo", dt.date(2030, 5, 28), status="draft"),
+        "today": builders.tournament(
+            name="Copa de Hoy", date=dt.date(2030, 5, 20), status="registration", venue="Sala 1"
+        ),
+        "evening": builders.tournament(
+            name="Noche de Dominó",
+            date=dt.date(2030, 5, 27),
+            status="registration",
+            start_time="19:30",
+            venue="Casino",
+        ),
+        "june": builders.tournament(
+            name="Abierto de Junio", date=dt.date(2030, 6, 8), status="registration"
+        ),
+        "swiss": builders.tournament(
+            name="Suizo de Junio",
+            date=dt.date(2030, 6, 15),
+            status="registration",
+            system="swiss",
+            mode="single",
+        ),
+        "october": builders.tournament(
+            name="Copa de Otoño", date=dt.date(2030, 10, 31), status="registration"
+        ),
+        "november": builders.tournament(
+            name="Copa de Noviembre", date=dt.date(2030, 11, 1), status="registration"
+        ),
+        "over": builders.tournament(
+            name="Copa Pasada", date=dt.date(2030, 5, 12), status="finished"
+        ),
+        "old": builders.tournament(
+            name="Copa del Año Pasado", date=dt.date(2029, 6, 1), status="finished"
+        ),
+        "ancient": builders.tournament(
+            name="Copa Antigua", date=dt.date(2028, 3, 1), status="finished"
+        ),
+        "draft": builders.tournament(
+            name="Borrador de Mayo", date=dt.date(2030, 5, 28), status="draft"
+        ),
     }
     return made
 
@@ -142,7 +173,12 @@ def test_the_calendar_page_and_the_feed_take_one_query_whatever_the_number(clien
 
     few = count("public:calendar"), count("public:calendar_ics")
     for i in range(20):
-        add(f"Extra {i}", dt.date(2030, 6 + i % 4, 1 + i), start_time="10:00")
+        builders.tournament(
+            name=f"Extra {i}",
+            date=dt.date(2030, 6 + i % 4, 1 + i),
+            status="registration",
+            start_time="10:00",
+        )
     assert (count("public:calendar"), count("public:calendar_ics")) == few == (1, 1)
 
 

@@ -9,7 +9,8 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from tests.tournaments.test_withdrawals import byes, layout, make, pair, refused
+from tests import builders
+from tests.helpers import byes, layout, refused
 from tournaments import services
 from tournaments.models import Bye, Entry, Tournament
 
@@ -29,7 +30,7 @@ def proposed(pairing) -> set[int]:
 
 
 def test_without_check_in_every_entry_is_paired(director):
-    t, e = make(director, "swiss", "single", n=6)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=6)
     assert not t.checking_in()
     pairing, _ = t.propose_pairings(1, seed=3)
     assert proposed(pairing) == {x.pk for x in e}
@@ -37,7 +38,12 @@ def test_without_check_in_every_entry_is_paired(director):
 
 def test_swiss_and_dominó_proposals_pair_the_present_only(director):
     for system in ("swiss", "domino"):
-        t, e = make(director, system, "single" if system == "swiss" else "pairs", n=6)
+        t, e = builders.running_tournament(
+            acting_user=director,
+            system=system,
+            mode="single" if system == "swiss" else "pairs",
+            n=6,
+        )
         mark(director, *e[:4])  # 4 and 5 have not arrived
         assert t.checking_in()
         pairing, _ = t.propose_pairings(1, seed=3)
@@ -47,7 +53,7 @@ def test_swiss_and_dominó_proposals_pair_the_present_only(director):
 
 def test_seating_proposals_seat_the_present_only(director):
     for system, mode in (("table", "single"), ("domino", "individual")):
-        t, e = make(director, system, mode, n=9)
+        t, e = builders.running_tournament(acting_user=director, system=system, mode=mode, n=9)
         mark(director, *e[:8])
         seating, _ = t.propose_seating(1, seed=5)
         seated = {x for table in seating.tables for x in table} | set(seating.byes)
@@ -56,23 +62,25 @@ def test_seating_proposals_seat_the_present_only(director):
 
 
 def test_an_absent_entry_left_unseated_gets_no_bye(director):
-    t, e = make(director, "swiss", "single", n=6)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=6)
     mark(director, *e[:5])  # 5 absent
-    pair(director, t, 1, e, [(0, 1), (2, 3)])  # 4 present and unseated: a bye; 5: nothing
+    # 4 present and unseated: a bye; 5: nothing
+    builders.pair(t, 1, [(0, 1), (2, 3)], entries=e, acting_user=director)
     assert byes(t, 1, e) == [4]
     assert not Bye.objects.filter(entry=e[5]).exists()
 
 
 def test_the_director_may_still_seat_an_absent_entry_by_hand(director):
-    t, e = make(director, "swiss", "single", n=4)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=4)
     mark(director, *e[:3])
-    pair(director, t, 1, e, [(0, 1), (2, 3)])  # 3 is absent but the director seats it
+    # 3 is absent but the director seats it
+    builders.pair(t, 1, [(0, 1), (2, 3)], entries=e, acting_user=director)
     assert layout(t, 1, e) == {1: ((0,), (1,)), 2: ((2,), (3,))}
     assert byes(t, 1, e) == []
 
 
 def test_round_robin_is_among_the_present_entries(director):
-    t, e = make(director, "domino", "pairs", n=6)
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs", n=6)
     mark(director, *e[:3])  # 3, 4 and 5 absent: a round robin of three, one rests each round
     rounds = services.generate_round_robin(acting_user=director, tournament=t)
     assert [r.number for r in rounds] == [1, 2, 3]
@@ -88,7 +96,7 @@ def test_round_robin_is_among_the_present_entries(director):
 
 
 def test_a_scheduled_game_of_an_entry_absent_later_is_left_out(director):
-    t, e = make(director, "domino", "pairs", n=4)
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs", n=4)
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
     mark(director, *e[:3])  # check-in starts after round 1; 3 is not here
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
@@ -98,7 +106,7 @@ def test_a_scheduled_game_of_an_entry_absent_later_is_left_out(director):
 
 
 def test_check_in_refuses_a_finished_tournament(director):
-    t, e = make(director, "swiss", "single", n=2)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=2)
     Tournament.objects.filter(pk=t.pk).update(status="finished")
     assert (
         refused(lambda: services.set_present(acting_user=director, entry=e[0], present=True))
@@ -115,7 +123,7 @@ def text(response) -> str:
 
 
 def test_the_directors_list_marks_in_one_tap_without_javascript(director_client, director):
-    t, e = make(director, "swiss", "single", n=4)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=4)
     url = reverse("manage:check_in", args=[t.slug])
     page = text(director_client.get(url))
     assert "<strong>0 presentes · faltan 4</strong>" in page
@@ -133,7 +141,7 @@ def test_the_directors_list_marks_in_one_tap_without_javascript(director_client,
 def test_the_directors_list_through_htmx_answers_the_list_with_its_counts(
     director_client, director
 ):
-    t, e = make(director, "swiss", "single", n=4)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=4)
     url = reverse("manage:check_in", args=[t.slug])
     mark(director, e[0], e[1], e[3])
     answer = director_client.post(
@@ -146,7 +154,7 @@ def test_the_directors_list_through_htmx_answers_the_list_with_its_counts(
 
 
 def test_the_directors_list_searches_as_you_type(director_client, director):
-    t, e = make(director, "swiss", "single", n=4)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=4)
     url = reverse("manage:check_in", args=[t.slug])
     wanted = e[1].name
     found = text(director_client.get(url, {"q": wanted.upper()}, HTTP_HX_REQUEST="true"))
@@ -155,7 +163,7 @@ def test_the_directors_list_searches_as_you_type(director_client, director):
 
 
 def test_a_withdrawn_entry_is_not_on_the_list(director_client, director):
-    t, e = make(director, "swiss", "single", n=3)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=3)
     services.drop_entry(acting_user=director, entry=e[0])
     page = text(director_client.get(reverse("manage:check_in", args=[t.slug])))
     assert e[0].name not in page
@@ -167,7 +175,7 @@ def test_a_withdrawn_entry_is_not_on_the_list(director_client, director):
 
 @pytest.fixture
 def with_code(director):
-    t, e = make(director, "swiss", "single", n=3)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=3)
     t = services.new_check_in_code(acting_user=director, tournament=t)
     assert re.fullmatch(r"[2-9A-HJKMNP-Z]{4}", t.check_in_code)
     cache.clear()
@@ -227,7 +235,7 @@ def test_wrong_codes_stop_the_address_for_a_while_right_ones_do_not(client, with
 
 
 def test_without_self_check_in_the_page_says_to_tell_the_director(client, director):
-    t, e = make(director, "swiss", "single", n=2)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=2)
     page = text(client.get(reverse("public:check_in", args=[t.slug])))
     assert "el director pasa lista en el local" in page
     refused_post = client.post(
@@ -267,7 +275,7 @@ def test_the_full_width_form_of_the_code_is_the_code(client, with_code):
 
 @pytest.mark.parametrize("entry", ["abc", "", "-1", "99999999999999999999"])
 def test_a_forged_entry_on_the_directors_list_is_404(director_client, director, entry):
-    t, _e = make(director, "swiss", "single", n=2)
+    t, _e = builders.running_tournament(acting_user=director, system="swiss", mode="single", n=2)
     answer = director_client.post(
         reverse("manage:check_in", args=[t.slug]), {"action": "present", "entry": entry}
     )

@@ -7,14 +7,13 @@ import json
 import re
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
-from tests.test_csp import offences
+from tests import builders
+from tests.helpers import offences
 from tournaments import services
 from tournaments.errors import MESSAGES, DomainError
 from tournaments.models import Round, Tournament
-from tournaments.permissions import DIRECTORS_GROUP
 from tournaments.services.clock import MAX_CLOCK_STEP, clock_state, mm_ss, shown_seconds
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -111,22 +110,18 @@ def test_the_clock_shows_whole_seconds_rounded_up():
 
 
 def make_round(director, *, time_limit=30, name="Copa del Reloj"):
-    t = services.create_tournament(
+    """Round 1 of a new pairs dominó to 100 (two pairs, "<name> A. Ríos" ...), read again with
+    its tournament."""
+    t, (a, b) = builders.field(
         acting_user=director,
         name=name,
         date=dt.date(2026, 9, 19),
         mode="pairs",
         target=100,
         time_limit=time_limit,
+        names=[f"{name} {c}. Ríos" for c in "ABCD"],
     )
-    players = [
-        services.create_player(acting_user=director, full_name=f"{name} {c}. Ríos") for c in "ABCD"
-    ]
-    a = services.register_entry(acting_user=director, tournament=t, players=players[:2])
-    b = services.register_entry(acting_user=director, tournament=t, players=players[2:])
-    rnd = services.set_pairings(
-        acting_user=director, tournament=t, round_number=1, tables=[([a], [b])]
-    )
+    rnd = builders.pair(t, 1, [(a, b)], acting_user=director)
     return Round.objects.select_related("tournament").get(pk=rnd.pk)
 
 
@@ -499,8 +494,7 @@ def test_the_round_page_without_a_time_limit_says_so(director_client, director):
 @pytest.mark.django_db
 def test_only_the_tournaments_directors_press_the_buttons(client, rnd):
     assert press(client, rnd, "start")["Location"].startswith(reverse("login"))
-    other = User.objects.create_user("otro-director", password="x", is_staff=True)
-    other.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
+    other = builders.director("otro-director", password="x")
     client.force_login(other)
     assert press(client, rnd, "start").status_code == 403
     rnd.refresh_from_db()

@@ -11,7 +11,7 @@ from io import StringIO
 
 import pytest
 from django.apps import apps
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.core import mail
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -21,6 +21,7 @@ from simple_history.utils import update_change_reason
 
 from rankings import health, ledger, signals
 from rankings.models import LedgerRow, LedgerStatus, ReplayRequest, YearRating
+from tests import builders
 from tournaments import backup, services
 from tournaments.models import (
     MAX_SCORE,
@@ -38,7 +39,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.notices.tasks import send_pairings_notices, send_reminders
-from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -109,57 +109,32 @@ def build_club():
     player created and deleted (the highest player id), so only its history names it."""
     call_command("load_demo", stdout=StringIO())
     director = User.objects.get(username="director")
-    swiss = services.create_tournament(
-        acting_user=director,
+    by = {"acting_user": director}
+    swiss = builders.tournament(
         name="Suizo de copia",
         date=dt.date(2026, 2, 7),
         system="swiss",
         mode="single",
         best_of=3,
+        **by,
     )
-    table_game = services.create_tournament(
-        acting_user=director,
-        name="Mesa de copia",
-        date=dt.date(2026, 2, 8),
-        system="table",
-        mode="single",
+    table_game = builders.tournament(
+        name="Mesa de copia", date=dt.date(2026, 2, 8), system="table", mode="single", **by
     )
-    players = [
-        services.create_player(acting_user=director, full_name=f"Copia {i}") for i in range(5)
-    ]
-    s_entries = [
-        services.register_entry(acting_user=director, tournament=swiss, players=[p])
-        for p in players[:3]
-    ]
-    rnd = services.set_pairings(
-        acting_user=director,
-        tournament=swiss,
-        round_number=1,
-        tables=[([s_entries[0]], [s_entries[1]])],
-    )  # the third rests
-    services.record_result(
-        acting_user=director, table=rnd.tables.get(), games_a=2, games_b=1, version=0
-    )
-    t_entries = [
-        services.register_entry(acting_user=director, tournament=table_game, players=[p])
-        for p in players[1:5]
-    ]
-    rnd = services.set_seating(
-        acting_user=director, tournament=table_game, round_number=1, tables=[t_entries]
-    )
-    services.record_result(
-        acting_user=director,
-        table=rnd.tables.get(),
-        scores={e.pk: v for e, v in zip(t_entries, [9, 4, 4, 0], strict=False)},
-        version=0,
-    )
+    players = builders.players([f"Copia {i}" for i in range(5)], **by)
+    s_entries = builders.entries(swiss, players[:3], **by)
+    rnd = builders.pair(swiss, 1, [(s_entries[0], s_entries[1])], **by)  # the third rests
+    builders.record(rnd.tables.get(), games_a=2, games_b=1, version=0, **by)
+    t_entries = builders.entries(table_game, players[1:5], **by)
+    rnd = builders.seat(table_game, 1, [t_entries], **by)
+    scores = {e.pk: v for e, v in zip(t_entries, [9, 4, 4, 0], strict=False)}
+    builders.record(rnd.tables.get(), scores=scores, version=0, **by)
     individual = Tournament.objects.get(name="Individual del Club")
     first, second = individual.entries.order_by("pk")[:2]
     services.record_sorteo(
         acting_user=director, tournament=individual, entries_in_order=[second, first]
     )
-    revisora = User.objects.create_user("revisora", password="clave-de-prueba-2", is_staff=True)
-    revisora.groups.add(Group.objects.get(name=DIRECTORS_GROUP))
+    revisora = builders.director("revisora", password="clave-de-prueba-2")
     profe = Player.objects.get(full_name="Aurelio Baeza")
     services.update_player(
         acting_user=revisora,

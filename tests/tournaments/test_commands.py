@@ -8,11 +8,20 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from tests import builders
 from tournaments import services
 from tournaments.models import Castigo, Entry, Player, Result, Tournament
 
 pytestmark = pytest.mark.django_db
 
+#: The tournament the commands import into (a script's): a running dominó of pairs to 100.
+TORNEO = {
+    "name": "Torneo de Prueba",
+    "date": dt.date(2026, 4, 18),
+    "mode": "pairs",
+    "target": 100,
+    "status": "running",
+}
 HEADER = "round,table,side_a,side_b,tantos_a,tantos_b,ended_by_time,forfeit,played_at"
 
 
@@ -20,17 +29,6 @@ def run(*args):
     out, err = StringIO(), StringIO()
     call_command(*args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
-
-
-def make_tournament(mode="pairs"):
-    return services.create_tournament(
-        acting_user=None,
-        name="Torneo de Prueba",
-        date=dt.date(2026, 4, 18),
-        mode=mode,
-        target=100,
-        status="running",
-    )
 
 
 def write(tmp_path, text, name="datos.csv"):
@@ -124,7 +122,7 @@ def test_create_tournament_with_a_target_of_150_is_a_command_error():
 
 
 def test_import_domino_results_prints_the_counts(tmp_path):
-    t = make_tournament()
+    t = builders.tournament(TORNEO)
     path = write(
         tmp_path,
         "\n".join(
@@ -150,7 +148,7 @@ def test_import_domino_results_prints_the_counts(tmp_path):
 
 
 def test_import_domino_results_refused_lists_each_line_on_stderr(tmp_path):
-    t = make_tournament()
+    t = builders.tournament(TORNEO)
     path = write(
         tmp_path,
         "\n".join(
@@ -175,7 +173,7 @@ def test_import_domino_results_refused_lists_each_line_on_stderr(tmp_path):
 
 
 def test_import_results_takes_the_format_of_the_tournaments_system(tmp_path):
-    t = make_tournament(mode="single")
+    t = builders.tournament(TORNEO, mode="single")
     domino = write(tmp_path, f"{HEADER}\n1,1,Rosa Salinas,Tomás Uribe,100,40,no,no,\n")
     swiss = services.create_tournament(
         acting_user=None,
@@ -213,7 +211,7 @@ def test_import_with_an_unknown_slug_is_a_command_error(tmp_path):
 
 
 def test_import_castigos_command_prints_how_many(tmp_path):
-    t = make_tournament(mode="single")
+    t = builders.tournament(TORNEO, mode="single")
     run(
         "import_domino_results",
         t.slug,
@@ -232,7 +230,7 @@ def test_import_castigos_command_prints_how_many(tmp_path):
 
 
 def test_export_standings_writes_the_exact_csv_with_a_shared_position():
-    t = make_tournament(mode="single")
+    t = builders.tournament(TORNEO, mode="single")
     amado, berta, ciro, dora = [
         services.register_entry(
             acting_user=None,

@@ -12,6 +12,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests import builders
 from tournaments import services, timing
 from tournaments.errors import DomainError
 from tournaments.imports import RESULTS_HEADER, ImportRefused, import_domino_results
@@ -118,28 +119,15 @@ def test_the_window_edges():
 # --- the services ------------------------------------------------------------------------------
 
 
-def _tournament(**extra):
-    fields = {"name": "Copa de Fechas", "date": dt.date(2026, 3, 14), "target": 100}
-    fields.update(extra)
-    return services.create_tournament(acting_user=None, **fields)
+#: The tournament of these tests (a script's): a pairs dominó to 100 on 14 March 2026.
+FECHAS = {"name": "Copa de Fechas", "date": dt.date(2026, 3, 14), "target": 100}
 
 
 def _table(t):
-    entries = [
-        services.register_entry(
-            acting_user=None,
-            tournament=t,
-            players=[
-                services.create_player(acting_user=None, full_name=f"Fechas {i} {k}")
-                for k in (1, 2)
-            ],
-        )
-        for i in (1, 2)
-    ]
-    rnd = services.set_pairings(
-        acting_user=None, tournament=t, round_number=1, tables=[([entries[0]], [entries[1]])]
-    )
-    return rnd.tables.get()
+    """Table 1 of round 1 of ``t``: two new pairs ("Fechas 1 1" & "Fechas 1 2" against
+    "Fechas 2 1" & "Fechas 2 2")."""
+    entries = [builders.new_entry(t, [f"Fechas {i} {k}" for k in (1, 2)]) for i in (1, 2)]
+    return builders.pair(t, 1, [(entries[0], entries[1])]).tables.get()
 
 
 @pytest.mark.django_db
@@ -155,7 +143,7 @@ def _table(t):
 )
 def test_tournament_dates_outside_the_window_are_refused(date, end_date, code):
     with pytest.raises(DomainError) as caught:
-        _tournament(date=date, end_date=end_date)
+        builders.tournament(FECHAS, date=date, end_date=end_date)
     assert caught.value.code == code
     assert not Tournament.objects.exists()
 
@@ -171,7 +159,7 @@ def test_tournament_dates_outside_the_window_are_refused(date, end_date, code):
     ],
 )
 def test_a_result_at_a_time_outside_the_tournament_is_refused(moment):
-    t = _tournament()
+    t = builders.tournament(FECHAS)
     table = _table(t)
     with pytest.raises(DomainError) as caught:
         services.record_result(
@@ -183,7 +171,7 @@ def test_a_result_at_a_time_outside_the_tournament_is_refused(moment):
 
 @pytest.mark.django_db
 def test_a_tournament_over_two_days_takes_games_of_its_second_night():
-    t = _tournament(end_date=dt.date(2026, 3, 15))
+    t = builders.tournament(FECHAS, end_date=dt.date(2026, 3, 15))
     table = _table(t)
     moment = dt.datetime(2026, 3, 16, 1, 30, tzinfo=LOCAL)
     services.record_result(
@@ -201,7 +189,7 @@ def test_a_tournament_over_two_days_takes_games_of_its_second_night():
 
 @pytest.mark.django_db
 def test_moving_the_date_moves_games_and_rounds_with_it():
-    t = _tournament()
+    t = builders.tournament(FECHAS)
     table = _table(t)
     Round.objects.filter(pk=table.round_id).update(
         played_at=dt.datetime(2026, 3, 14, 17, 0, tzinfo=LOCAL)
@@ -214,7 +202,7 @@ def test_moving_the_date_moves_games_and_rounds_with_it():
 
 @pytest.mark.django_db
 def test_a_round_of_a_new_years_eve_tournament_stays_in_its_year():
-    t = _tournament(date=dt.date(2026, 12, 31), rounds_planned=30)
+    t = builders.tournament(FECHAS, date=dt.date(2026, 12, 31), rounds_planned=30)
     table = _table(t)
     for number in range(2, 21):
         Round.objects.create(tournament=t, number=number)
@@ -230,7 +218,7 @@ def test_a_round_of_a_new_years_eve_tournament_stays_in_its_year():
 @pytest.mark.django_db
 @pytest.mark.parametrize("moment", ["0001-01-01 10:00", "9999-12-31 23:00", "2060-03-14 18:00"])
 def test_an_import_with_a_time_outside_the_tournament_is_refused_on_its_line(director, moment):
-    t = _tournament(status="running")
+    t = builders.tournament(FECHAS, status="running")
     data = "\n".join(
         [
             ",".join(RESULTS_HEADER),
@@ -246,7 +234,7 @@ def test_an_import_with_a_time_outside_the_tournament_is_refused_on_its_line(dir
 
 @pytest.mark.django_db
 def test_the_admin_refuses_a_round_time_outside_the_tournament(admin_client):
-    t = _tournament()
+    t = builders.tournament(FECHAS)
     table = _table(t)
     rnd = table.round
     response = admin_client.post(
@@ -279,7 +267,7 @@ def test_the_admin_refuses_a_round_time_outside_the_tournament(admin_client):
     ],
 )
 def test_the_admin_refuses_tournament_dates_outside_the_window(admin_client, changes, fragment):
-    t = _tournament()
+    t = builders.tournament(FECHAS)
     url = f"/admin/tournaments/tournament/{t.pk}/change/"
     page = admin_client.get(url)
     form = page.context["adminform"].form
@@ -303,7 +291,7 @@ def test_the_admin_refuses_tournament_dates_outside_the_window(admin_client, cha
 
 @pytest.mark.django_db
 def test_moving_a_multi_day_tournament_names_the_game_that_would_fall_outside():
-    t = _tournament(date=dt.date(2027, 3, 1), end_date=dt.date(2027, 3, 3))
+    t = builders.tournament(FECHAS, date=dt.date(2027, 3, 1), end_date=dt.date(2027, 3, 3))
     table = _table(t)
     services.record_result(
         acting_user=None,
@@ -328,7 +316,7 @@ def test_moving_a_multi_day_tournament_names_the_game_that_would_fall_outside():
 
 @pytest.mark.django_db
 def test_the_settings_page_says_the_games_moved_with_the_date(director, director_client):
-    t = _tournament()
+    t = builders.tournament(FECHAS)
     t.directors.add(director)
     table = _table(t)
     services.record_result(acting_user=None, table=table, version=None, tantos_a=100, tantos_b=20)

@@ -9,39 +9,28 @@ import html
 import pytest
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-
-def _tournament(director, system, n, **settings):
-    t = services.create_tournament(
-        acting_user=director,
-        name=f"Copa {system}",
-        date=dt.date(2026, 11, 21),
-        system=system,
-        status="running",
-        **settings,
-    )
-    entries = [
-        services.register_entry(
-            acting_user=director,
-            tournament=t,
-            players=[
-                services.create_player(acting_user=director, full_name=f"{system} Jugador {i}")
-            ],
-        )
-        for i in range(1, n + 1)
-    ]
-    return t, entries
+DAY = dt.date(2026, 11, 21)
 
 
 @pytest.fixture
 def swiss(director):
     """A Swiss best of 3, round 1: Jugador 1 beat Jugador 2 by 2–1 with a drawn game."""
-    t, e = _tournament(director, "swiss", 2, best_of=3)
+    t = builders.tournament(
+        acting_user=director,
+        name="Copa swiss",
+        date=DAY,
+        system="swiss",
+        status="running",
+        best_of=3,
+    )
+    e = [builders.new_entry(t, [f"swiss Jugador {i}"], acting_user=director) for i in range(1, 3)]
     services.set_pairings(
         acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
     )
@@ -55,7 +44,10 @@ def swiss(director):
 @pytest.fixture
 def table_game(director):
     """A 3-player table game, round 1: VP 45, 30, 30 (first alone 5 points, shared 2nd 2 each)."""
-    t, e = _tournament(director, "table", 3)
+    t = builders.tournament(
+        acting_user=director, name="Copa table", date=DAY, system="table", status="running"
+    )
+    e = [builders.new_entry(t, [f"table Jugador {i}"], acting_user=director) for i in range(1, 4)]
     services.set_seating(acting_user=director, tournament=t, round_number=1, tables=[e])
     table = t.rounds.get().tables.get()
     services.record_result(
@@ -66,7 +58,16 @@ def table_game(director):
 
 @pytest.fixture
 def domino(director):
-    t, e = _tournament(director, "domino", 2, mode="single", target=100)
+    t = builders.tournament(
+        acting_user=director,
+        name="Copa domino",
+        date=DAY,
+        system="domino",
+        status="running",
+        mode="single",
+        target=100,
+    )
+    e = [builders.new_entry(t, [f"domino Jugador {i}"], acting_user=director) for i in range(1, 3)]
     services.set_pairings(
         acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
     )
@@ -329,7 +330,10 @@ def test_round_page_boxes_are_labelled_by_the_systems_quantity(swiss, table_game
 
 def test_table_games_rest_nobody_but_the_fifth_of_five(director):
     """SCORING.md §4, Seating: tables of 3 or 4 seat everyone; only 5 players leave a bye."""
-    t, e = _tournament(director, "table", 7)
+    t = builders.tournament(
+        acting_user=director, name="Copa table", date=DAY, system="table", status="running"
+    )
+    e = [builders.new_entry(t, [f"table Jugador {i}"], acting_user=director) for i in range(1, 8)]
     with pytest.raises(DomainError) as refused:
         services.set_seating(acting_user=director, tournament=t, round_number=1, tables=[e[:4]])
     assert refused.value.code == "table_byes"
@@ -338,7 +342,12 @@ def test_table_games_rest_nobody_but_the_fifth_of_five(director):
         acting_user=director, tournament=t, round_number=1, tables=[e[:4], e[4:]]
     )
     assert rnd.byes.count() == 0
-    five, f = _tournament(director, "table", 5)
+    five = builders.tournament(
+        acting_user=director, name="Copa table", date=DAY, system="table", status="running"
+    )
+    f = [
+        builders.new_entry(five, [f"table Jugador {i}"], acting_user=director) for i in range(1, 6)
+    ]
     rnd = services.set_seating(
         acting_user=director, tournament=five, round_number=1, tables=[f[:4]]
     )

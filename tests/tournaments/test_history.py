@@ -7,10 +7,10 @@ import datetime as dt
 import html
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.urls import reverse
 from django.utils import timezone
 
+from tests import builders
 from tournaments import services
 from tournaments.models import (
     Bye,
@@ -26,18 +26,17 @@ from tournaments.models import (
     TableResult,
     Tournament,
 )
-from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+#: A dominó tournament to 100 with a 30-minute limit on 13 June 2026, of pairs unless it says.
+AUDIT = {"date": dt.date(2026, 6, 13), "mode": "pairs", "target": 100, "time_limit": 30}
 
 
 @pytest.fixture
 def other_director():
-    user = User.objects.create_user("segundo", password="clave-de-prueba-3", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
-    return user
+    return builders.director("segundo", password="clave-de-prueba-3")
 
 
 def records(model, **lookup):
@@ -55,29 +54,6 @@ def change(record) -> dict:
 def assert_who_and_when(record, user, since):
     assert record.history_user == user
     assert since <= record.history_date <= timezone.now()
-
-
-def make_domino(user, n_entries=5, mode="pairs", name="Auditoría"):
-    t = services.create_tournament(
-        acting_user=user,
-        name=name,
-        date=dt.date(2026, 6, 13),
-        mode=mode,
-        target=100,
-        time_limit=30,
-    )
-    size = 2 if mode == "pairs" else 1
-    players = [
-        services.create_player(acting_user=user, full_name=f"{name} {i:02d}")
-        for i in range(n_entries * size)
-    ]
-    entries = [
-        services.register_entry(
-            acting_user=user, tournament=t, players=players[i * size : (i + 1) * size]
-        )
-        for i in range(n_entries)
-    ]
-    return t, entries
 
 
 def test_player_changes_keep_who_when_and_before_after(director, other_director):
@@ -105,7 +81,12 @@ def test_player_changes_keep_who_when_and_before_after(director, other_director)
 
 def test_tournament_settings_and_entries_keep_who_when_and_before_after(director, other_director):
     since = timezone.now()
-    t, entries = make_domino(director)
+    t, entries = builders.field(
+        AUDIT,
+        acting_user=director,
+        name="Auditoría",
+        names=[f"Auditoría {i:02d}" for i in range(10)],
+    )
     services.update_tournament(
         acting_user=other_director,
         tournament=t,
@@ -134,7 +115,13 @@ def test_rounds_tables_seats_byes_and_results_keep_who_when_and_before_after(
     director, other_director
 ):
     since = timezone.now()
-    t, e = make_domino(director)  # five pairs: one rests every round
+    # five pairs: one rests every round
+    t, e = builders.field(
+        AUDIT,
+        acting_user=director,
+        name="Auditoría",
+        names=[f"Auditoría {i:02d}" for i in range(10)],
+    )
     rnd = services.set_pairings(
         acting_user=director,
         tournament=t,
@@ -279,7 +266,13 @@ def test_table_game_results_and_seat_scores_keep_who_when_and_before_after(
 
 def test_castigos_and_sorteos_keep_who_when_and_before_after(director, other_director):
     since = timezone.now()
-    t, e = make_domino(director, n_entries=3, mode="single", name="Castigos")
+    t, e = builders.field(
+        AUDIT,
+        acting_user=director,
+        name="Castigos",
+        mode="single",
+        names=[f"Castigos {i:02d}" for i in range(3)],
+    )
     rnd = services.set_pairings(
         acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
     )
@@ -307,7 +300,9 @@ def test_castigos_and_sorteos_keep_who_when_and_before_after(director, other_dir
 
 
 def test_round_page_says_who_edited_each_result_and_castigo_and_when(director_client, director):
-    t, e = make_domino(director, n_entries=4, name="Página")
+    t, e = builders.field(
+        AUDIT, acting_user=director, name="Página", names=[f"Página {i:02d}" for i in range(8)]
+    )
     rnd = services.set_pairings(
         acting_user=director,
         tournament=t,

@@ -15,7 +15,6 @@ import threading
 from io import StringIO
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection, connections, transaction
@@ -23,12 +22,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tests import builders
 from tournaments import progress, services
 from tournaments.imports import RESULTS_HEADER, ImportRefused, import_domino_results
 from tournaments.imports import jobs as tasks
 from tournaments.management.commands._common import ProgressBar
 from tournaments.models import ImportJob, Player, Result, Table
-from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -54,15 +53,14 @@ STOPPED = (
 )
 
 
-def tournament(director, name="Copa Importada", status="running"):
-    return services.create_tournament(
-        acting_user=director,
-        name=name,
-        date=dt.date(2026, 3, 7),
-        mode="pairs",
-        target=100,
-        status=status,
-    )
+#: The tournament the uploads go to: a running dominó of pairs to 100.
+COPA = {
+    "name": "Copa Importada",
+    "date": dt.date(2026, 3, 7),
+    "mode": "pairs",
+    "target": 100,
+    "status": "running",
+}
 
 
 def upload(client, t, text: str, name="resultados.csv"):
@@ -96,9 +94,9 @@ def progress_files(settings, tmp_path, monkeypatch):
 def test_a_file_imported_through_the_page_is_done_with_the_same_report_as_before(
     director_client, director, django_capture_on_commit_callbacks, progress_files
 ):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     # The report the page gave before (the import in the request), in a twin, rolled back.
-    twin = tournament(director, name="Copa Gemela")
+    twin = builders.tournament(COPA, acting_user=director, name="Copa Gemela")
     with transaction.atomic():
         before = import_domino_results(acting_user=director, tournament=twin, data=ROUND_ONE)
         transaction.set_rollback(True)
@@ -147,7 +145,7 @@ def test_a_file_imported_through_the_page_is_done_with_the_same_report_as_before
 def test_an_import_that_starts_a_draft_says_it_is_now_public(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = tournament(director, status="draft")
+    t = builders.tournament(COPA, acting_user=director, status="draft")
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(director_client, t, ROUND_ONE)
 
@@ -164,7 +162,7 @@ def test_an_import_that_starts_a_draft_says_it_is_now_public(
 def test_a_refused_file_stores_nothing_and_its_job_shows_every_refused_line(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(director_client, t, REFUSED)
 
@@ -205,7 +203,7 @@ def test_a_refused_file_stores_nothing_and_its_job_shows_every_refused_line(
 def test_a_file_refused_for_its_form_answers_at_once_and_queues_nothing(
     director_client, director, django_capture_on_commit_callbacks, data, message
 ):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = director_client.post(
             reverse("manage:import", args=[t.slug]),
@@ -220,7 +218,7 @@ def test_a_file_refused_for_its_form_answers_at_once_and_queues_nothing(
 def test_the_progress_part_polls_every_second_until_the_job_ends(
     director_client, director, progress_files
 ):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(
         tournament=t,
         requested_by=director,
@@ -268,7 +266,7 @@ def test_the_progress_part_polls_every_second_until_the_job_ends(
 
 
 def test_a_queued_job_says_it_waits(director_client, director):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(tournament=t, requested_by=director, file_name="r.csv")
     part = director_client.get(job_url(job), headers={"HX-Request": "true"}).content.decode()
     assert "En cola: la importación empieza en cuanto el servidor quede libre." in part
@@ -281,14 +279,12 @@ def test_a_queued_job_says_it_waits(director_client, director):
 @pytest.fixture
 def other_director(db):
     """A director of the club's group who directs another tournament only."""
-    user = User.objects.create_user("otro", password=None, is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
-    return user
+    return builders.director("otro", password=None)
 
 
 def test_only_who_may_import_into_the_tournament_sees_its_jobs(director, other_director):
-    t = tournament(director)
-    theirs = tournament(other_director, name="Copa Ajena")
+    t = builders.tournament(COPA, acting_user=director)
+    theirs = builders.tournament(COPA, acting_user=other_director, name="Copa Ajena")
     job = ImportJob.objects.create(tournament=t, requested_by=director, file_name="r.csv")
     other_job = ImportJob.objects.create(
         tournament=theirs, requested_by=other_director, file_name="r.csv"
@@ -314,7 +310,7 @@ def test_only_who_may_import_into_the_tournament_sees_its_jobs(director, other_d
 
 
 def test_the_task_refuses_a_requester_who_may_no_longer_import(director, other_director):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(
         tournament=t, requested_by=other_director, file_name="r.csv", data=ROUND_ONE
     )
@@ -328,7 +324,7 @@ def test_the_task_refuses_a_requester_who_may_no_longer_import(director, other_d
 
 
 def test_a_job_runs_once(director, progress_files):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(
         tournament=t, requested_by=director, file_name="r.csv", data=ROUND_ONE
     )
@@ -349,7 +345,7 @@ def test_an_unexpected_error_fails_the_job_in_words_and_reaches_the_worker_log(
         raise RuntimeError("disco lleno")
 
     monkeypatch.setattr(imports, "import_results", broken)
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(
         tournament=t, requested_by=director, file_name="r.csv", data=ROUND_ONE
     )
@@ -370,7 +366,7 @@ def test_an_unexpected_error_fails_the_job_in_words_and_reaches_the_worker_log(
 def test_a_job_whose_worker_died_says_it_stopped_and_runs_again(
     director_client, director, django_capture_on_commit_callbacks, progress_files
 ):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     six_minutes_ago = timezone.now() - dt.timedelta(minutes=6)
     job = ImportJob.objects.create(
         tournament=t,
@@ -426,7 +422,7 @@ def test_a_job_whose_worker_died_says_it_stopped_and_runs_again(
 
 
 def test_a_job_queued_for_long_says_no_worker_seems_to_run(director_client, director):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(tournament=t, requested_by=director, file_name="r.csv")
     ImportJob.objects.filter(pk=job.pk).update(created_at=timezone.now() - dt.timedelta(minutes=6))
     body = director_client.get(job_url(job)).content.decode()
@@ -437,7 +433,7 @@ def test_a_job_queued_for_long_says_no_worker_seems_to_run(director_client, dire
 
 
 def test_the_tournament_page_links_to_an_unfinished_import(director_client, director):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(tournament=t, requested_by=director, file_name="r.csv")
     body = director_client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
     assert (
@@ -513,7 +509,7 @@ def test_on_sqlite_progress_is_readable_while_the_import_holds_the_write_lock(se
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's second connection")
 @pytest.mark.django_db(transaction=True)
 def test_on_postgresql_progress_is_readable_while_the_import_transaction_is_open(director):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(
         tournament=t, requested_by=director, file_name="r.csv", data=ROUND_ONE, status="running"
     )
@@ -552,7 +548,7 @@ def test_a_running_import_shows_its_count_to_another_connection_before_it_commit
             seen.append(_in_another_thread(lambda: (progress.read(job_id), Result.objects.count())))
 
     monkeypatch.setattr(progress, "report", report_and_look)
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     job = ImportJob.objects.create(
         tournament=t, requested_by=director, file_name="r.csv", data=ROUND_ONE
     )
@@ -575,7 +571,7 @@ class Terminal(StringIO):
 
 
 def test_the_command_draws_a_bar_on_a_terminal(director, tmp_path):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     path = tmp_path / "r.csv"
     path.write_text(ROUND_ONE, encoding="utf-8")
     out, err = StringIO(), Terminal()
@@ -604,7 +600,7 @@ def test_the_command_writes_every_ten_percent_to_a_log_once_it_runs_long(monkeyp
 
 
 def test_a_quick_command_import_writes_no_progress_to_a_log(director, tmp_path):
-    t = tournament(director)
+    t = builders.tournament(COPA, acting_user=director)
     path = tmp_path / "r.csv"
     path.write_text(ROUND_ONE, encoding="utf-8")
     err = StringIO()

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.imports import (
@@ -30,16 +31,14 @@ P5 = "Irene Jáuregui & Julián Kuri"
 LOCAL = zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
-def tournament(mode="pairs", **extra):
-    fields = {
-        "name": "Copa Importada",
-        "date": dt.date(2026, 3, 7),
-        "mode": mode,
-        "target": 100,
-        "status": "running",
-    }
-    fields.update(extra)
-    return services.create_tournament(acting_user=None, **fields)
+#: The tournament the files go to (a script's): a running dominó of pairs to 100.
+COPA = {
+    "name": "Copa Importada",
+    "date": dt.date(2026, 3, 7),
+    "mode": "pairs",
+    "target": 100,
+    "status": "running",
+}
 
 
 def csv_text(*lines):
@@ -65,7 +64,7 @@ def counts():
 
 
 def test_importing_a_round_of_four_pairs_stores_tables_results_and_standings(director):
-    t = tournament()
+    t = builders.tournament(COPA)
 
     report = import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE.encode())
 
@@ -93,7 +92,7 @@ def test_importing_a_round_of_four_pairs_stores_tables_results_and_standings(dir
 
 
 def test_a_line_without_side_b_and_tantos_is_a_bye(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     data = csv_text(f"1,1,{P1},{P2},100,30,no,no,", f"1,,{P3},,,,,,")
 
     report = import_domino_results(acting_user=director, tournament=t, data=data)
@@ -105,7 +104,7 @@ def test_a_line_without_side_b_and_tantos_is_a_bye(director):
 
 
 def test_reimport_with_one_changed_line_corrects_it_and_keeps_history(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
     corrected = csv_text(
         f"1,1,{P1},{P2},100,0,no,no,",
@@ -127,7 +126,7 @@ def test_reimport_with_one_changed_line_corrects_it_and_keeps_history(director):
 
 
 def test_reimport_leaves_tables_the_file_does_not_name_alone(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     report = import_domino_results(
@@ -139,7 +138,7 @@ def test_reimport_leaves_tables_the_file_does_not_name_alone(director):
 
 
 def test_same_entries_on_swapped_sides_are_the_same_game(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     report = import_domino_results(
@@ -150,7 +149,7 @@ def test_same_entries_on_swapped_sides_are_the_same_game(director):
 
 
 def test_file_with_two_bad_lines_is_refused_listing_both_and_storing_nothing(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     before = counts()
     data = csv_text(
         f"1,1,{P1},{P2},100,0,no,no,",
@@ -173,7 +172,7 @@ def test_file_with_two_bad_lines_is_refused_listing_both_and_storing_nothing(dir
 
 
 def test_wrong_header_is_refused_saying_the_expected_header(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     data = "ronda,mesa,a,b,ta,tb\n1,1,X,Y,100,0\n"
 
     with pytest.raises(ImportRefused) as caught:
@@ -188,7 +187,7 @@ def test_wrong_header_is_refused_saying_the_expected_header(director):
 def test_bytes_of_no_known_encoding_are_refused_in_words(director):
     # 0x81 is neither UTF-8 nor Windows-1252 (latin-1 files import as Windows-1252 now:
     # tests/tournaments/test_spreadsheets.py).
-    t = tournament()
+    t = builders.tournament(COPA)
     data = csv_text(f"1,1,{P1},{P2},100,0,no,no,").encode() + b"1,2,Pe\x81a,X,100,0,no,no,\n"
     before = counts()
 
@@ -203,7 +202,7 @@ def test_bytes_of_no_known_encoding_are_refused_in_words(director):
 
 
 def test_utf8_bom_and_si_marks_are_accepted(director):
-    t = tournament(time_limit=30)
+    t = builders.tournament(COPA, time_limit=30)
     data = ("\ufeff" + csv_text(f"1,1,{P1},{P2},80,60,Sí,NO,")).encode("utf-8")
 
     report = import_domino_results(acting_user=director, tournament=t, data=data)
@@ -213,7 +212,7 @@ def test_utf8_bom_and_si_marks_are_accepted(director):
 
 
 def test_played_at_without_offset_is_club_local_time(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     data = csv_text(f"1,1,{P1},{P2},100,0,no,no,2026-03-07 18:45")
 
     import_domino_results(acting_user=director, tournament=t, data=data)
@@ -222,7 +221,7 @@ def test_played_at_without_offset_is_club_local_time(director):
 
 
 def test_result_rules_and_in_file_conflicts_are_refused_per_line(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     data = csv_text(
         f"1,1,{P1},{P2},100,0,no,no,",
         f"1,1,{P3},{P4},100,0,no,no,",
@@ -248,7 +247,7 @@ def test_result_rules_and_in_file_conflicts_are_refused_per_line(director):
 
 
 def test_lines_of_a_closed_round_are_refused(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
     services.close_round(acting_user=director, round=Round.objects.get(tournament=t, number=1))
 
@@ -259,7 +258,7 @@ def test_lines_of_a_closed_round_are_refused(director):
 
 
 def test_table_with_a_result_and_other_entries_is_refused(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     with pytest.raises(ImportRefused) as caught:
@@ -273,7 +272,7 @@ def test_table_with_a_result_and_other_entries_is_refused(director):
 
 
 def test_tables_without_result_are_reseated_as_the_file_says(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     players = [
         services.create_player(acting_user=director, full_name=n)
         for pair in (P1, P2, P3, P4)
@@ -300,7 +299,7 @@ def test_tables_without_result_are_reseated_as_the_file_says(director):
 
 
 def test_entry_seated_at_a_table_the_file_does_not_name_is_refused(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     with pytest.raises(ImportRefused) as caught:
@@ -313,7 +312,7 @@ def test_entry_seated_at_a_table_the_file_does_not_name_is_refused(director):
 
 
 def test_a_player_already_in_another_pair_is_refused(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     with pytest.raises(ImportRefused) as caught:
@@ -327,7 +326,7 @@ def test_a_player_already_in_another_pair_is_refused(director):
 
 
 def test_individual_mode_sides_are_the_two_players_sitting_there(director):
-    t = tournament(mode="individual")
+    t = builders.tournament(COPA, mode="individual")
     data = csv_text(
         "1,1,Ana Ortiz & Beto Pardo,Carla Quintero & Dante Rosas,100,50,no,no,",
         "2,1,Ana Ortiz & Carla Quintero,Beto Pardo & Dante Rosas,100,0,no,no,",
@@ -346,7 +345,7 @@ def test_individual_mode_sides_are_the_two_players_sitting_there(director):
 
 
 def test_a_file_over_twenty_thousand_lines_is_refused(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     data = csv_text(*[f"1,{n},A{n},B{n},100,0,no,no," for n in range(1, 20001)])
 
     with pytest.raises(ImportRefused) as caught:
@@ -357,7 +356,7 @@ def test_a_file_over_twenty_thousand_lines_is_refused(director):
 
 
 def test_import_castigos_creates_them_and_lowers_efectividad(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
     data = (
         "round,player,tantos,reason\n"
@@ -383,7 +382,7 @@ def test_import_castigos_creates_them_and_lowers_efectividad(director):
 
 
 def test_castigos_file_with_bad_lines_is_refused_and_stores_nothing(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
     services.create_player(acting_user=director, full_name="Mateo Navarro")
     data = (
@@ -410,7 +409,7 @@ def test_castigos_file_with_bad_lines_is_refused_and_stores_nothing(director):
 
 
 def test_import_into_a_tournament_in_registration_starts_it(director):
-    t = tournament(status="registration")
+    t = builders.tournament(COPA, status="registration")
 
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
@@ -421,7 +420,7 @@ def test_import_into_a_tournament_in_registration_starts_it(director):
 
 
 def test_a_round_out_of_order_is_refused_on_its_lines_and_nothing_is_stored(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     before = counts()
     data = csv_text(
         f"1,1,{P1},{P2},100,0,no,no,",
@@ -438,7 +437,7 @@ def test_a_round_out_of_order_is_refused_on_its_lines_and_nothing_is_stored(dire
 
 
 def test_a_round_beyond_the_planned_rounds_is_refused_by_import_and_by_the_pages(director):
-    t = tournament(rounds_planned=2)
+    t = builders.tournament(COPA, rounds_planned=2)
     before = counts()
     data = csv_text(
         f"1,1,{P1},{P2},100,0,no,no,",
@@ -466,7 +465,7 @@ def test_a_round_beyond_the_planned_rounds_is_refused_by_import_and_by_the_pages
 
 
 def test_tantos_above_99999_are_refused_with_their_line(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     before = counts()
     data = csv_text(f"1,1,{P1},{P2},100,0,no,no,", f"1,2,{P3},{P4},100000,0,no,no,")
 
@@ -479,7 +478,7 @@ def test_tantos_above_99999_are_refused_with_their_line(director):
 
 
 def test_a_castigo_of_100000_tantos_is_refused_with_its_line(director):
-    t = tournament()
+    t = builders.tournament(COPA)
     import_domino_results(acting_user=director, tournament=t, data=ROUND_ONE)
     data = (
         "round,player,tantos,reason\n"
@@ -505,7 +504,7 @@ def local_director(director):
 def test_a_director_of_the_tournament_only_cannot_create_players_by_import(
     director, local_director, client, django_capture_on_commit_callbacks
 ):
-    t = tournament()
+    t = builders.tournament(COPA)
     services.set_tournament_directors(
         acting_user=director, tournament=t, directors=[director, local_director]
     )

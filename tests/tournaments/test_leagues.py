@@ -14,9 +14,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests import builders
 from tournaments import leagues, services
 from tournaments.errors import DomainError
-from tournaments.models import League, Tournament
+from tournaments.models import League
 from tournaments.scoring import league as rules
 from tournaments.scoring.league import Placing, TournamentPlaces
 
@@ -261,21 +262,11 @@ def test_a_points_scale_is_refused_in_words(typed, code, words):
 # --- the services ----------------------------------------------------------------------------------
 
 
-def _tournament(director, name, date, *, mode="single", status="running"):
-    return services.create_tournament(
-        acting_user=director,
-        name=name,
-        date=date,
-        mode=mode,
-        target=100,
-        rated=False,
-        status=status,
-    )
-
-
 @pytest.mark.django_db
 def test_create_league_stores_the_scale_as_read_and_a_slug_with_the_season(director):
-    t = _tournament(director, "Copa Uno", dt.date(2026, 1, 10))
+    t = builders.tournament(
+        builders.LEAGUE_CUP, acting_user=director, name="Copa Uno", date=dt.date(2026, 1, 10)
+    )
     league = services.create_league(
         acting_user=director,
         name="  Liga   de Invierno ",
@@ -335,7 +326,12 @@ def test_the_league_services_refuse_in_words_and_store_nothing(director, fields,
 
 @pytest.mark.django_db
 def test_a_league_cannot_hold_more_tournaments_than_planned(director):
-    ts = [_tournament(director, f"Copa {i}", dt.date(2026, i, 1)) for i in (1, 2, 3)]
+    ts = [
+        builders.tournament(
+            builders.LEAGUE_CUP, acting_user=director, name=f"Copa {i}", date=dt.date(2026, i, 1)
+        )
+        for i in (1, 2, 3)
+    ]
     with pytest.raises(DomainError) as caught:
         services.create_league(
             acting_user=director, name="Liga", season=2026, planned_tournaments=2, tournaments=ts
@@ -378,102 +374,9 @@ def test_league_problems_gives_every_refusal_at_once(director):
 # --- a league of real tournaments -----------------------------------------------------------------
 
 
-def _play(director, t, number, tables, results):
-    rnd = services.set_pairings(
-        acting_user=director, tournament=t, round_number=number, tables=tables
-    )
-    for table, (a, b) in zip(rnd.tables.order_by("number"), results, strict=False):
-        services.record_result(acting_user=director, table=table, tantos_a=a, tantos_b=b, version=0)
-    return rnd
-
-
-def _finish(director, t, rnd):
-    services.close_round(acting_user=director, round=rnd)
-    return services.update_tournament(
-        acting_user=director, tournament=t, status=Tournament.Status.FINISHED
-    )
-
-
-def build_league(director):
-    """ "Liga de Invierno" 2026: points 10,6,4,3, 1 for taking part, the best 2 results, 6
-    tournaments planned.
-
-    - T1 "Copa Enero" (pairs, finished): Ana & Beto beat Carla & Dani 100–30.
-    - T2 "Copa Febrero" (mano a mano, finished): Ana–Carla 100–0, Beto–Dani 100–40; Elena is
-      entered but never seated (she rests): the standings put her 3rd (efectividad 0), but she
-      takes no place, and Dani is 3rd, Carla 4th.
-    - T3 "Copa Marzo" (finished): Carla–Beto 100–0, Dani–Ana 100–40.
-    - T4 "Copa Abril" (running): Ana–Dani 100–50; Beto–Carla not played yet.
-    - T5 "Copa Mayo" (a draft): never shown.
-    """
-    names = ["Ana Alba", "Beto Bravo", "Carla Cid", "Dani Duarte", "Elena Esteve"]
-    p = {n.split()[0]: services.create_player(acting_user=director, full_name=n) for n in names}
-
-    def entries(t, groups):
-        return {
-            g[0]: services.register_entry(
-                acting_user=director, tournament=t, players=[p[n] for n in g]
-            )
-            for g in groups
-        }
-
-    t1 = _tournament(director, "Copa Enero", dt.date(2026, 1, 10), mode="pairs")
-    e = entries(t1, [("Ana", "Beto"), ("Carla", "Dani")])
-    t1 = _finish(director, t1, _play(director, t1, 1, [([e["Ana"]], [e["Carla"]])], [(100, 30)]))
-
-    t2 = _tournament(director, "Copa Febrero", dt.date(2026, 2, 14))
-    e = entries(t2, [("Ana",), ("Beto",), ("Carla",), ("Dani",), ("Elena",)])
-    rnd = _play(
-        director,
-        t2,
-        1,
-        [([e["Ana"]], [e["Carla"]]), ([e["Beto"]], [e["Dani"]])],
-        [(100, 0), (100, 40)],
-    )
-    t2 = _finish(director, t2, rnd)
-
-    t3 = _tournament(director, "Copa Marzo", dt.date(2026, 3, 14))
-    e = entries(t3, [("Ana",), ("Beto",), ("Carla",), ("Dani",)])
-    rnd = _play(
-        director,
-        t3,
-        1,
-        [([e["Carla"]], [e["Beto"]]), ([e["Dani"]], [e["Ana"]])],
-        [(100, 0), (100, 40)],
-    )
-    t3 = _finish(director, t3, rnd)
-
-    t4 = _tournament(director, "Copa Abril", dt.date(2026, 4, 11))
-    e4 = entries(t4, [("Ana",), ("Beto",), ("Carla",), ("Dani",)])
-    r4 = _play(
-        director,
-        t4,
-        1,
-        [([e4["Ana"]], [e4["Dani"]]), ([e4["Beto"]], [e4["Carla"]])],
-        [(100, 50)],
-    )
-    t5 = _tournament(director, "Copa Mayo", dt.date(2026, 5, 9), status="draft")
-    league = services.create_league(
-        acting_user=director,
-        name="Liga de Invierno",
-        season=2026,
-        points_scale="10,6,4,3",
-        participation_points=1,
-        best_results=2,
-        planned_tournaments=6,
-        tournaments=[t1, t2, t3, t4, t5],
-    )
-    return {
-        "league": league,
-        "players": p,
-        "tournaments": [t1, t2, t3, t4, t5],
-        "open_table": r4.tables.get(number=2),
-    }
-
-
 @pytest.fixture
 def winter(director):
-    return build_league(director)
+    return builders.winter_league(director)
 
 
 class Rows(HTMLParser):
@@ -592,12 +495,13 @@ def test_pairs_credit_both_partners(winter):
 def test_a_shared_place_in_a_tournament_gives_each_its_points(director):
     """Two tables won 100–50: the winners are level on everything and share 1st, the losers
     share 3rd (they never met): each takes the points of the place shared."""
-    ps = [services.create_player(acting_user=director, full_name=f"Jugador {i}") for i in "ABCD"]
-    t = _tournament(director, "Copa Empate", dt.date(2026, 6, 6))
-    e = [services.register_entry(acting_user=director, tournament=t, players=[x]) for x in ps]
-    t = _finish(
-        director, t, _play(director, t, 1, [([e[0]], [e[1]]), ([e[2]], [e[3]])], [(100, 50)] * 2)
-    )
+    by = {"acting_user": director}
+    ps = builders.players([f"Jugador {i}" for i in "ABCD"], **by)
+    t = builders.tournament(builders.LEAGUE_CUP, name="Copa Empate", date=dt.date(2026, 6, 6), **by)
+    e = builders.entries(t, ps, **by)
+    results = [builders.tantos(100, 50)] * 2
+    builders.play(t, 1, [(e[0], e[1]), (e[2], e[3])], results, version=0, close=True, **by)
+    t = builders.finish(t, **by)
     league = services.create_league(
         acting_user=director, name="Liga", season=2026, points_scale="10,6,4,3", tournaments=[t]
     )
@@ -696,12 +600,13 @@ def test_the_league_page_takes_a_fixed_number_of_queries_per_tournament(client, 
     t4 = winter["tournaments"][3]
     entries = list(t4.entries.order_by("pk"))
     services.close_round(acting_user=director, round=table.round)
-    _play(
-        director,
+    builders.play(
         t4,
         2,
-        [([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])],
-        [(100, 10)] * 2,
+        [(entries[0], entries[1]), (entries[2], entries[3])],
+        [builders.tantos(100, 10)] * 2,
+        acting_user=director,
+        version=0,
     )
     more = services.create_player(acting_user=director, full_name="Fermín Fuentes")
     services.register_entry(acting_user=director, tournament=t4, players=[more])
@@ -807,7 +712,7 @@ def test_the_admin_creates_a_league_through_the_service(admin_client, winter):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.page_cache
 def test_the_league_and_player_pages_follow_a_result_and_a_change_of_tournaments(client, director):
-    data = build_league(director)
+    data = builders.winter_league(director)
     url = reverse("public:league", args=[data["league"].slug])
     beto = data["players"]["Beto"]
     player_url = reverse("rankings:player", args=[beto.pk])
@@ -848,7 +753,7 @@ def test_the_league_and_player_pages_follow_a_result_and_a_change_of_tournaments
 def test_a_tournaments_places_are_kept_under_its_pages_generation(client, director):
     """With the page cache on, a league's other pages (its CSV) read the places kept by the
     first, without the tournaments' standings; a result renews those of its tournament."""
-    data = build_league(director)
+    data = builders.winter_league(director)
     slug = data["league"].slug
     assert client.get(reverse("public:league", args=[slug])).status_code == 200
 

@@ -20,6 +20,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from tests import builders
 from tournaments import imports, names, services
 from tournaments.errors import DomainError
 from tournaments.imports import CASTIGOS_HEADER, ImportRefused, import_castigos
@@ -344,18 +345,18 @@ AMBIGUOUS = (
 )
 
 
-def _tournament(system: str, acting_user=None) -> Tournament:
-    fields = {"domino": {"target": 100}, "swiss": {}, "table": {}}[system]
-    return services.create_tournament(
-        acting_user=acting_user,
-        name=f"Copa {system}",
-        date=dt.date(2026, 10, 3),
-        system=system,
-        mode="single",
-        status="running",
-        **fields,
-    )
-
+#: The tournament of each system the files go to: mano a mano (dominó to 100), running.
+COPA = {
+    system: {
+        "name": f"Copa {system}",
+        "date": dt.date(2026, 10, 3),
+        "system": system,
+        "mode": "single",
+        "status": "running",
+        **more,
+    }
+    for system, more in (("domino", {"target": 100}), ("swiss", {}), ("table", {}))
+}
 
 #: Each results format: its header and the lines of round 1, table 1 with ``name`` first.
 FORMATS = {
@@ -408,7 +409,7 @@ def others(db):
 @pytest.mark.parametrize("typed", ["Jose\u0301\u200b  Pe\u0301rez", "\u2066José\u00a0Pérez\u2069"])
 def test_an_import_takes_the_exact_name_after_cleaning_silently(director, others, system, typed):
     jose = services.create_player(acting_user=None, full_name="José Pérez")
-    t = _tournament(system, director)
+    t = builders.tournament(COPA[system], acting_user=director)
     report = imports.import_results(acting_user=director, tournament=t, data=_file(system, typed))
     assert (report.created, report.players_created, report.warnings) == (1, 0, [])
     assert jose.pk in {e.player1_id for e in t.entries.all()}
@@ -421,7 +422,7 @@ def test_an_import_takes_a_loose_name_when_one_player_fits_and_says_so(
     director, others, system, typed
 ):
     jose = services.create_player(acting_user=None, full_name="José Pérez")
-    t = _tournament(system, director)
+    t = builders.tournament(COPA[system], acting_user=director)
     report = imports.import_results(acting_user=director, tournament=t, data=_file(system, typed))
     assert report.warnings == [LOOSE.format(typed=names.clean(typed), name="José Pérez")]
     assert (report.created, report.players_created) == (1, 0)
@@ -431,7 +432,7 @@ def test_an_import_takes_a_loose_name_when_one_player_fits_and_says_so(
 
 @pytest.mark.parametrize("system", sorted(FORMATS))
 def test_an_import_prefers_the_loose_candidate_entered_in_the_tournament(director, others, system):
-    t = _tournament(system, director)
+    t = builders.tournament(COPA[system], acting_user=director)
     services.create_player(acting_user=None, full_name="José Pérez")
     entered = services.create_player(acting_user=None, full_name="JOSÉ PÉREZ")
     services.register_entry(acting_user=None, tournament=t, players=[entered])
@@ -451,7 +452,7 @@ def test_an_import_refuses_a_loose_name_several_players_fit_and_stores_nothing(
 ):
     services.create_player(acting_user=None, full_name="José Pérez")
     services.create_player(acting_user=None, full_name="Jose Perez")
-    t = _tournament(system, director)
+    t = builders.tournament(COPA[system], acting_user=director)
     before = _counts()
     with pytest.raises(ImportRefused) as refused:
         imports.import_results(
@@ -465,7 +466,7 @@ def test_an_import_refuses_a_loose_name_several_players_fit_and_stores_nothing(
 
 @pytest.mark.parametrize("system", ["domino", "table"])
 def test_a_new_player_named_twice_with_other_case_is_created_once(director, others, system):
-    t = _tournament(system, director)
+    t = builders.tournament(COPA[system], acting_user=director)
     report = imports.import_results(
         acting_user=director, tournament=t, data=_file(system, "Nuevo Núñez", "NUEVO  NUNEZ")
     )
@@ -479,7 +480,7 @@ def test_a_new_player_named_twice_with_other_case_is_created_once(director, othe
 
 def test_the_import_command_prints_the_loose_match_warning(others, tmp_path):
     services.create_player(acting_user=None, full_name="José Pérez")
-    t = _tournament("domino")
+    t = builders.tournament(COPA["domino"])
     path = tmp_path / "resultados.csv"
     path.write_text(_file("domino", "jose perez"), encoding="utf-8")
     out, err = StringIO(), StringIO()
@@ -492,7 +493,7 @@ def test_the_upload_page_shows_the_loose_match_warning(
     director_client, director, others, django_capture_on_commit_callbacks
 ):
     services.create_player(acting_user=None, full_name="José Pérez")
-    t = _tournament("domino", director)
+    t = builders.tournament(COPA["domino"], acting_user=director)
     with django_capture_on_commit_callbacks(execute=True):
         response = director_client.post(
             reverse("manage:import", args=[t.slug]),
@@ -517,7 +518,7 @@ def _castigos(*lines: str) -> str:
 @pytest.fixture
 def entered_jose(director, others):
     """A running dominó tournament where "José Pérez" and Rosa are entered."""
-    t = _tournament("domino", director)
+    t = builders.tournament(COPA["domino"], acting_user=director)
     jose = services.create_player(acting_user=None, full_name="José Pérez")
     for p in (jose, others[0]):
         services.register_entry(acting_user=None, tournament=t, players=[p])

@@ -17,17 +17,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from tests import builders
 from tournaments import notices, services
 from tournaments.models import Notice, Player, Round
 from tournaments.notices.tasks import send_pairings_notices
 
 pytestmark = pytest.mark.django_db
-
-
-def player(director, name, *, email="", consent=False, **extra):
-    return services.create_player(
-        acting_user=director, full_name=name, email=email, notices_consent=consent, **extra
-    )
 
 
 @pytest.fixture
@@ -46,14 +41,22 @@ def club(director):
         status="registration",
     )
     people = {
-        "ana": player(director, "Ana Avila", email="ana@example.org", consent=True),
-        "bruno": player(director, "Bruno Bernal", email="bruno@example.org"),
-        "carla": player(director, "Carla Cano", email="carla@example.org", consent=True),
-        "dora": player(director, "Dora Díaz"),
-        "elena": player(director, "Elena Esteban", email="elena@example.org", consent=True),
-        "fausto": player(director, "Fausto Fierro", email="fausto@example.org", consent=True),
-        "gabi": player(director, "Gabi Gil"),
-        "hugo": player(director, "Hugo Haro"),
+        "ana": builders.player(
+            "Ana Avila", acting_user=director, email="ana@example.org", notices_consent=True
+        ),
+        "bruno": builders.player("Bruno Bernal", acting_user=director, email="bruno@example.org"),
+        "carla": builders.player(
+            "Carla Cano", acting_user=director, email="carla@example.org", notices_consent=True
+        ),
+        "dora": builders.player("Dora Díaz", acting_user=director),
+        "elena": builders.player(
+            "Elena Esteban", acting_user=director, email="elena@example.org", notices_consent=True
+        ),
+        "fausto": builders.player(
+            "Fausto Fierro", acting_user=director, email="fausto@example.org", notices_consent=True
+        ),
+        "gabi": builders.player("Gabi Gil", acting_user=director),
+        "hugo": builders.player("Hugo Haro", acting_user=director),
     }
     Player.objects.filter(pk=people["carla"].pk).update(email="")  # consent without an email
     pairs = [("ana", "bruno"), ("carla", "dora"), ("elena", "gabi"), ("fausto", "hugo")]
@@ -62,16 +65,6 @@ def club(director):
         for a, b in pairs
     ]
     return {"t": t, "p": people, "e": entries}
-
-
-def pair(director, club, tables, number=1):
-    e = club["e"]
-    return services.set_pairings(
-        acting_user=director,
-        tournament=club["t"],
-        round_number=number,
-        tables=[([e[a]], [e[b]]) for a, b in tables],
-    )
 
 
 def by_recipient():
@@ -95,7 +88,7 @@ def test_a_published_round_tells_each_player_with_email_and_consent_their_table(
     director, club, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        rnd = pair(director, club, [(0, 1), (2, 3)])
+        rnd = builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
     sent = by_recipient()
     assert set(sent) == {"ana@example.org", "elena@example.org", "fausto@example.org"}
     ana = sent["ana@example.org"]
@@ -121,18 +114,20 @@ def test_pairings_published_twice_are_sent_once_even_when_they_changed(
     director, club, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        pair(director, club, [(0, 1), (2, 3)])
+        builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
     assert len(mail.outbox) == 3
     with django_capture_on_commit_callbacks(execute=True):
-        pair(director, club, [(0, 1), (2, 3)])  # the same again
-        pair(director, club, [(0, 2), (1, 3)])  # changed: still told once (the site has them)
+        # the same again
+        builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
+        # changed: still told once (the site has them)
+        builders.pair(club["t"], 1, [(0, 2), (1, 3)], entries=club["e"], acting_user=director)
     assert len(mail.outbox) == 3
     rnd = Round.objects.get(tournament=club["t"], number=1)
     assert send_pairings_notices.call(rnd.pk) == 0  # a task run twice: nothing either
     assert len(mail.outbox) == 3
     # the next round is another notice
     with django_capture_on_commit_callbacks(execute=True):
-        pair(director, club, [(0, 3), (1, 2)], number=2)
+        builders.pair(club["t"], 2, [(0, 3), (1, 2)], entries=club["e"], acting_user=director)
     assert len(mail.outbox) == 6
 
 
@@ -140,14 +135,15 @@ def test_a_player_seated_only_when_the_round_is_paired_again_is_told_then(
     director, club, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        pair(director, club, [(0, 1)])  # Elena's and Fausto's pairs rest
+        # Elena's and Fausto's pairs rest
+        builders.pair(club["t"], 1, [(0, 1)], entries=club["e"], acting_user=director)
     rests = by_recipient()["elena@example.org"]
     assert rests.subject == "Club de dominó: «Copa Avisos», ronda 1: descansas"
     assert "descansas: no juegas esta ronda." in rests.body
     assert len(mail.outbox) == 3
     Notice.objects.filter(player=club["p"]["elena"]).delete()  # as if she had not been told
     with django_capture_on_commit_callbacks(execute=True):
-        pair(director, club, [(0, 1), (2, 3)])
+        builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
     assert [m.to for m in mail.outbox[3:]] == [["elena@example.org"]]
     assert "juegas en la mesa 2." in mail.outbox[3].body
 
@@ -174,13 +170,13 @@ def test_no_task_when_nobody_is_to_be_told(
 ):
     Player.objects.update(notices_consent=False)
     with django_capture_on_commit_callbacks(execute=True):
-        rnd = pair(director, club, [(0, 1), (2, 3)])
+        rnd = builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
     assert not notices.pairings_pending(rnd.pk)
     assert not DBTaskResult.objects.filter(task_path=send_pairings_notices.module_path).exists()
 
 
 def test_a_closed_round_or_a_round_gone_sends_nothing(director, club):
-    rnd = pair(director, club, [(0, 1), (2, 3)])
+    rnd = builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
     Round.objects.filter(pk=rnd.pk).update(closed=True)
     assert send_pairings_notices.call(rnd.pk) == 0
     assert send_pairings_notices.call(rnd.pk + 1000) == 0
@@ -197,7 +193,12 @@ def test_individual_dominó_names_the_seat_partner_and_the_other_two(director):
         status="running",
     )
     people = [
-        player(director, f"{name} Ibarra", email=f"{name.lower()}@example.org", consent=True)
+        builders.player(
+            f"{name} Ibarra",
+            acting_user=director,
+            email=f"{name.lower()}@example.org",
+            notices_consent=True,
+        )
         for name in ("Iris", "Jaime", "Karen", "Luis")
     ]
     e = [services.register_entry(acting_user=director, tournament=t, players=[p]) for p in people]
@@ -211,7 +212,7 @@ def test_individual_dominó_names_the_seat_partner_and_the_other_two(director):
 
 
 def test_a_message_that_fails_leaves_the_player_to_be_told_later(director, club, monkeypatch):
-    rnd = pair(director, club, [(0, 1), (2, 3)])
+    rnd = builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
     real = notices.pairings_message
 
     def broken(place, rnd):
@@ -318,7 +319,7 @@ def test_the_unsubscribe_link_asks_then_stops_the_notices_without_login(
     assert not Player.objects.get(pk=ana.pk).notices_consent
     assert client.post(url).status_code == 200  # again: still off, no error
     with django_capture_on_commit_callbacks(execute=True):
-        pair(director, club, [(0, 1), (2, 3)])
+        builders.pair(club["t"], 1, [(0, 1), (2, 3)], entries=club["e"], acting_user=director)
     assert "ana@example.org" not in by_recipient()
     forged = re.sub(r":[^:/]+/$", ":forjado/", url)
     assert client.get(forged).status_code == 400

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rankings import ledger
+from tests import builders
 from tournaments import services
 from tournaments.models import Castigo, Round, Tournament, pick_current_round
 from tournaments.views.public import fold
@@ -17,20 +18,6 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LIVE = re.compile(r"\bdata-live[ >]")
-
-
-def make_running(user, names, *, mode="pairs", name="Copa Faro"):
-    """A pairs (or individual) tournament of this year with the given players, in entries."""
-    t = services.create_tournament(
-        acting_user=user, name=name, date=timezone.localdate(), mode=mode
-    )
-    players = [services.create_player(acting_user=user, full_name=n) for n in names]
-    size = 2 if mode == "pairs" else 1
-    entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[i : i + size])
-        for i in range(0, len(players), size)
-    ]
-    return t, entries
 
 
 NAMES = [
@@ -50,7 +37,9 @@ NAMES = [
 @pytest.fixture
 def running(director):
     """Five pairs; round 1 closed, round 2 open: tables 1 and 2, the fifth pair rests."""
-    t, e = make_running(director, NAMES)
+    t, e = builders.field(
+        acting_user=director, name="Copa Faro", date=timezone.localdate(), mode="pairs", names=NAMES
+    )
     r1 = services.set_pairings(
         acting_user=director,
         tournament=t,
@@ -128,7 +117,13 @@ def test_find_my_table_answers_htmx_with_the_results_partial_only(client, runnin
 
 
 def test_find_my_table_in_individual_mode_names_the_partner_at_the_same_side(client, director):
-    t, e = make_running(director, NAMES[:4], mode="individual", name="Abierto Individual")
+    t, e = builders.field(
+        acting_user=director,
+        name="Abierto Individual",
+        date=timezone.localdate(),
+        mode="individual",
+        names=NAMES[:4],
+    )
     services.set_pairings(
         acting_user=director, tournament=t, round_number=1, tables=[([e[0], e[1]], [e[2], e[3]])]
     )
@@ -140,7 +135,13 @@ def test_find_my_table_in_individual_mode_names_the_partner_at_the_same_side(cli
 
 
 def test_find_my_table_before_the_first_round(client, director):
-    t, _ = make_running(director, NAMES[:4])
+    t, _ = builders.field(
+        acting_user=director,
+        name="Copa Faro",
+        date=timezone.localdate(),
+        mode="pairs",
+        names=NAMES[:4],
+    )
     Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.REGISTRATION)
     body = client.get(reverse("public:find_table", args=[t.slug]), {"q": "berta"}).content.decode()
     assert "Todavía no hay rondas" in body
@@ -177,7 +178,13 @@ def test_current_round_is_the_first_open_round_still_missing_results():
 
 
 def test_current_round_of_a_round_robin_made_in_advance_is_the_one_being_played(director):
-    t, e = make_running(director, NAMES[:8])
+    t, e = builders.field(
+        acting_user=director,
+        name="Copa Faro",
+        date=timezone.localdate(),
+        mode="pairs",
+        names=NAMES[:8],
+    )
     services.generate_round_robin(acting_user=director, tournament=t)
     assert t.rounds.count() == 3 and t.current_round().number == 1
     for table in Round.objects.get(tournament=t, number=1).tables.all():
@@ -389,7 +396,13 @@ def test_logged_in_users_get_private_pages_without_validators(director_client, r
 @pytest.mark.page_cache
 @pytest.mark.django_db(transaction=True)
 def test_a_draft_stays_hidden_from_the_public_with_no_etag(client, director):
-    t, _ = make_running(director, NAMES[:4], name="Borrador Secreto")
+    t, _ = builders.field(
+        acting_user=director,
+        name="Borrador Secreto",
+        date=timezone.localdate(),
+        mode="pairs",
+        names=NAMES[:4],
+    )
     for url in (
         reverse("public:tournament", args=[t.slug]),
         reverse("public:find_table", args=[t.slug]),
@@ -434,7 +447,13 @@ def test_home_search_box_leads_to_the_ranking_filtered_by_name(client, director,
 
 
 def test_the_score_sheet_names_each_sides_partners_with_one_separator(client, director):
-    t, e = make_running(director, NAMES[:8], mode="individual", name="Copa Hojas")
+    t, e = builders.field(
+        acting_user=director,
+        name="Copa Hojas",
+        date=timezone.localdate(),
+        mode="individual",
+        names=NAMES[:8],
+    )
     services.set_pairings(
         acting_user=director,
         tournament=t,

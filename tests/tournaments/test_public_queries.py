@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from rankings import ledger
 from rankings.models import LedgerRow
+from tests import builders
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def build_running(user, n_entries: int, name: str) -> Tournament:
     """A running pairs tournament of this year: rounds 1 and 2 closed with every result, round 3
     open with half the results; two entries rest each round; a castigo."""
-    t = services.create_tournament(
+    t = builders.tournament(
         acting_user=user,
         name=name,
         date=timezone.localdate(),
@@ -28,33 +29,23 @@ def build_running(user, n_entries: int, name: str) -> Tournament:
         target=100,
         time_limit=30,
     )
-    players = [
-        services.create_player(acting_user=user, full_name=f"{name} Socia {i:03d}")
-        for i in range(2 * n_entries)
-    ]
-    entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[2 * i : 2 * i + 2])
-        for i in range(n_entries)
-    ]
+    players = builders.players(
+        [f"{name} Socia {i:03d}" for i in range(2 * n_entries)], acting_user=user
+    )
+    entries = builders.entries(t, players, acting_user=user)
     for number in (1, 2, 3):
         order = entries[number:] + entries[:number]
         seated = order[2:]
-        tables = [([seated[i]], [seated[i + 1]]) for i in range(0, len(seated), 2)]
-        rnd = services.set_pairings(
-            acting_user=user, tournament=t, round_number=number, tables=tables
-        )
-        for i, table in enumerate(rnd.tables.order_by("number")):
+        tables = [(seated[i], seated[i + 1]) for i in range(0, len(seated), 2)]
+        rnd = builders.pair(t, number, tables, acting_user=user)
+        for i, table in enumerate(builders.tables_of(rnd)):
             if number == 3 and i % 2:
                 continue
-            services.record_result(
-                acting_user=user,
-                table=table,
-                tantos_a=100,
-                tantos_b=(13 * i + number) % 90,
-                version=0,
+            builders.record(
+                table, acting_user=user, version=0, tantos_a=100, tantos_b=(13 * i + number) % 90
             )
         if number < 3:
-            services.close_round(acting_user=user, round=rnd)
+            builders.close(rnd, acting_user=user)
     services.add_castigo(
         acting_user=user, tournament=t, player=players[0], tantos=5, reason="Llegó tarde"
     )
@@ -63,14 +54,14 @@ def build_running(user, n_entries: int, name: str) -> Tournament:
 
 def other_tournaments(user, prefix: str, n_upcoming: int, n_finished: int) -> None:
     for i in range(n_upcoming):
-        t = services.create_tournament(
+        t = builders.tournament(
             acting_user=user,
             name=f"{prefix} próximo {i}",
             date=timezone.localdate() + dt.timedelta(days=7 + i),
         )
         Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.REGISTRATION)
     for i in range(n_finished):
-        t = services.create_tournament(
+        t = builders.tournament(
             acting_user=user,
             name=f"{prefix} pasado {i}",
             date=timezone.localdate() - dt.timedelta(days=7 + i),

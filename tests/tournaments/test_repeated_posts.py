@@ -26,10 +26,10 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Castigo, Entry, Player, Round, Sorteo, Table, Tournament
-from tournaments.permissions import DIRECTORS_GROUP
 from tournaments.views.manage import access
 
 REPEATED = "Ya se había guardado: el formulario llegó dos veces y se guardó una sola vez."
@@ -106,17 +106,11 @@ def admin_form(client, url) -> dict:
     return parser.values
 
 
-def make_director(username="directora"):
-    user = User.objects.create_user(username, password="clave-de-prueba-1", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
-    return user
-
-
 def make_club(user, name="Copa Repetida", *, rounds=True):
     """A pairs dominó tournament to 100: four entries (players "<name> A. Zubiri" ...), round 1
     paired (A–B, C–D) when ``rounds``, and two players not entered ("Leonor Arriaga",
     "Basilio Arriaga")."""
-    t = services.create_tournament(
+    t = builders.tournament(
         acting_user=user,
         name=name,
         date=dt.date(2026, 5, 9),
@@ -126,26 +120,18 @@ def make_club(user, name="Copa Repetida", *, rounds=True):
         rounds_planned=3,
         status="running",
     )
-    players = [
-        services.create_player(acting_user=user, full_name=f"{name} {chr(65 + i)}. Zubiri")
-        for i in range(8)
-    ]
-    entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[i : i + 2])
-        for i in range(0, 8, 2)
-    ]
+    players = builders.players(
+        [f"{name} {chr(65 + i)}. Zubiri" for i in range(8)], acting_user=user
+    )
+    entries = builders.entries(t, players, acting_user=user)
     rnd = None
     if rounds:
-        rnd = services.set_pairings(
-            acting_user=user,
-            tournament=t,
-            round_number=1,
-            tables=[([entries[0]], [entries[1]]), ([entries[2]], [entries[3]])],
+        rnd = builders.pair(
+            t, 1, [(entries[0], entries[1]), (entries[2], entries[3])], acting_user=user
         )
-    spare = [
-        services.create_player(acting_user=user, full_name=f"{first} Arriaga {name}")
-        for first in ("Leonor", "Basilio")
-    ]
+    spare = builders.players(
+        [f"{first} Arriaga {name}" for first in ("Leonor", "Basilio")], acting_user=user
+    )
     return {"t": t, "players": players, "entries": entries, "round": rnd, "spare": spare}
 
 
@@ -744,7 +730,7 @@ def test_two_copies_at_the_same_moment_create_one_row(form):
     """Two copies of one post (same token, same data) reach two app threads at once, each with
     its own database connection: one creates, the other waits for its outcome and says "Ya se
     había guardado"; exactly one row."""
-    user = make_director("carmela")
+    user = builders.director("carmela")
     user.is_superuser = True
     user.save()
     club = make_club(user, "Copa Carrera", rounds=True)

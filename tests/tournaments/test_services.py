@@ -7,6 +7,7 @@ from itertools import combinations
 
 import pytest
 
+from tests import builders
 from tournaments import services
 from tournaments.errors import DomainError, ResultError
 from tournaments.models import Bye, Castigo, Entry, Player, Result, Round, Seat, Table, Tournament
@@ -34,49 +35,17 @@ NAMES = [
 ]
 
 
+#: The tournament of these tests: a pairs dominó to 100 with a 30-minute limit.
+TORNEO = {
+    "name": "Torneo de Prueba",
+    "date": dt.date(2026, 3, 14),
+    "mode": "pairs",
+    "target": 100,
+    "time_limit": 30,
+}
+
+
 # --- helpers -----------------------------------------------------------------------------------
-
-
-def make_tournament(user, *, mode="pairs", time_limit=30, name="Torneo de Prueba", **extra):
-    return services.create_tournament(
-        acting_user=user,
-        name=name,
-        date=dt.date(2026, 3, 14),
-        mode=mode,
-        target=100,
-        time_limit=time_limit,
-        **extra,
-    )
-
-
-def make_players(user, n, prefix=""):
-    names = NAMES if n <= len(NAMES) else [f"Jugador {i:03d}" for i in range(n)]
-    return [
-        services.create_player(acting_user=user, full_name=f"{prefix}{name}") for name in names[:n]
-    ]
-
-
-def make_entries(user, t, n, prefix=""):
-    """``n`` entries of ``t``: pairs in a pairs tournament, single players otherwise."""
-    size = 2 if t.mode == Tournament.Mode.PAIRS else 1
-    players = make_players(user, n * size, prefix=prefix)
-    return [
-        services.register_entry(
-            acting_user=user, tournament=t, players=players[i * size : (i + 1) * size]
-        )
-        for i in range(n)
-    ]
-
-
-def round_one(user, t, entries, pairs):
-    """Set round 1 with tables [(index a, index b), ...] of ``entries``; returns the tables by number."""
-    rnd = services.set_pairings(
-        acting_user=user,
-        tournament=t,
-        round_number=1,
-        tables=[([entries[a]], [entries[b]]) for a, b in pairs],
-    )
-    return list(rnd.tables.order_by("number"))
 
 
 def version_of(table):
@@ -90,9 +59,11 @@ def line_of(t, entry):
 @pytest.fixture
 def setup(director):
     """A pairs tournament (target 100, 30-minute limit) with two entries at table 1 of round 1."""
-    t = make_tournament(director)
-    entries = make_entries(director, t, 2)
-    (table,) = round_one(director, t, entries, [(0, 1)])
+    t = builders.tournament(TORNEO, acting_user=director)
+    entries = builders.new_entries(t, NAMES[:4], acting_user=director)
+    (table,) = builders.tables_of(
+        builders.pair(t, 1, [(0, 1)], entries=entries, acting_user=director)
+    )
     return t, entries, table
 
 
@@ -228,9 +199,11 @@ def test_closed_round_refuses_results_and_reopening_allows_a_correction(setup, d
 
 
 def test_closing_a_round_with_a_missing_result_is_refused(director):
-    t = make_tournament(director)
-    entries = make_entries(director, t, 4)
-    tables = round_one(director, t, entries, [(0, 1), (2, 3)])
+    t = builders.tournament(TORNEO, acting_user=director)
+    entries = builders.new_entries(t, NAMES[:8], acting_user=director)
+    tables = builders.tables_of(
+        builders.pair(t, 1, [(0, 1), (2, 3)], entries=entries, acting_user=director)
+    )
     services.record_result(
         acting_user=director, table=tables[0], tantos_a=100, tantos_b=10, version=0
     )
@@ -276,9 +249,13 @@ def test_forfeit_of_side_b_stores_the_default_forfeit_score_and_counts_in_standi
 
 
 def test_forfeit_uses_the_tournaments_custom_forfeit_score(director):
-    t = make_tournament(director, forfeit_winner_tantos=100, forfeit_loser_tantos=50)
-    entries = make_entries(director, t, 2)
-    (table,) = round_one(director, t, entries, [(0, 1)])
+    t = builders.tournament(
+        TORNEO, acting_user=director, forfeit_winner_tantos=100, forfeit_loser_tantos=50
+    )
+    entries = builders.new_entries(t, NAMES[:4], acting_user=director)
+    (table,) = builders.tables_of(
+        builders.pair(t, 1, [(0, 1)], entries=entries, acting_user=director)
+    )
     services.record_result(
         acting_user=director,
         table=table,
@@ -300,9 +277,11 @@ def test_forfeit_uses_the_tournaments_custom_forfeit_score(director):
 
 
 def test_by_time_result_is_refused_when_the_tournament_has_no_time_limit(director):
-    t = make_tournament(director, time_limit=None)
-    entries = make_entries(director, t, 2)
-    (table,) = round_one(director, t, entries, [(0, 1)])
+    t = builders.tournament(TORNEO, acting_user=director, time_limit=None)
+    entries = builders.new_entries(t, NAMES[:4], acting_user=director)
+    (table,) = builders.tables_of(
+        builders.pair(t, 1, [(0, 1)], entries=entries, acting_user=director)
+    )
     with pytest.raises(ResultError) as exc:
         services.record_result(
             acting_user=director,
@@ -334,8 +313,8 @@ def test_by_time_result_is_stored_when_the_tournament_has_a_time_limit(setup, di
 
 
 def test_set_pairings_refuses_an_entry_seated_twice(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 4)
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:8], acting_user=director)
     with pytest.raises(DomainError) as exc:
         services.set_pairings(
             acting_user=director,
@@ -348,8 +327,8 @@ def test_set_pairings_refuses_an_entry_seated_twice(director):
 
 
 def test_set_pairings_refuses_a_round_that_skips_the_next_one(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 4)
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:8], acting_user=director)
     tables = [([e[0]], [e[1]]), ([e[2]], [e[3]])]
     with pytest.raises(DomainError) as exc:
         services.set_pairings(acting_user=director, tournament=t, round_number=2, tables=tables)
@@ -374,8 +353,8 @@ def test_set_pairings_refuses_a_round_that_skips_the_next_one(director):
 
 
 def test_the_number_of_rounds_cannot_drop_below_the_rounds_already_paired(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 4)
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:8], acting_user=director)
     for number in (1, 2):
         services.set_pairings(
             acting_user=director,
@@ -400,8 +379,8 @@ def test_the_number_of_rounds_cannot_drop_below_the_rounds_already_paired(direct
 
 
 def test_set_pairings_refuses_a_side_of_the_wrong_size(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 4)
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:8], acting_user=director)
     with pytest.raises(DomainError) as exc:
         services.set_pairings(
             acting_user=director,
@@ -414,8 +393,8 @@ def test_set_pairings_refuses_a_side_of_the_wrong_size(director):
 
 
 def test_set_pairings_refuses_a_side_of_one_in_individual_mode(director):
-    t = make_tournament(director, mode="individual")
-    e = make_entries(director, t, 4)
+    t = builders.tournament(TORNEO, acting_user=director, mode="individual")
+    e = builders.new_entries(t, NAMES[:4], acting_user=director)
     with pytest.raises(DomainError) as exc:
         services.set_pairings(
             acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [e[1]])]
@@ -425,10 +404,12 @@ def test_set_pairings_refuses_a_side_of_one_in_individual_mode(director):
 
 
 def test_set_pairings_refuses_another_tournaments_entry(director):
-    t = make_tournament(director)
-    other = make_tournament(director, name="Otro Torneo")
-    e = make_entries(director, t, 2)
-    (stranger,) = make_entries(director, other, 1, prefix="Otro ")
+    t = builders.tournament(TORNEO, acting_user=director)
+    other = builders.tournament(TORNEO, acting_user=director, name="Otro Torneo")
+    e = builders.new_entries(t, NAMES[:4], acting_user=director)
+    (stranger,) = builders.new_entries(
+        other, [f"Otro {name}" for name in NAMES[:2]], acting_user=director
+    )
     with pytest.raises(DomainError) as exc:
         services.set_pairings(
             acting_user=director, tournament=t, round_number=1, tables=[([e[0]], [stranger])]
@@ -438,8 +419,8 @@ def test_set_pairings_refuses_another_tournaments_entry(director):
 
 
 def test_unseated_entries_rest_with_a_bye_row(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 5)
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:10], acting_user=director)
     rnd = services.set_pairings(
         acting_user=director,
         tournament=t,
@@ -453,8 +434,8 @@ def test_unseated_entries_rest_with_a_bye_row(director):
 
 
 def test_individual_mode_tables_seat_two_single_player_entries_per_side(director):
-    t = make_tournament(director, mode="individual")
-    e = make_entries(director, t, 8)
+    t = builders.tournament(TORNEO, acting_user=director, mode="individual")
+    e = builders.new_entries(t, NAMES[:8], acting_user=director)
     assert all(entry.player2_id is None for entry in e)
     rnd = services.set_pairings(
         acting_user=director,
@@ -493,8 +474,8 @@ def _games_by_round(t):
 
 
 def test_round_robin_of_six_pairs_has_five_rounds_where_every_pair_meets_once(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 6)
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:12], acting_user=director)
     created = services.generate_round_robin(acting_user=director, tournament=t)
     assert [r.number for r in created] == [1, 2, 3, 4, 5]
     games = _games_by_round(t)
@@ -509,8 +490,8 @@ def test_round_robin_of_six_pairs_has_five_rounds_where_every_pair_meets_once(di
 
 
 def test_round_robin_of_seven_has_seven_rounds_and_each_entry_rests_exactly_once(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 7)
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:14], acting_user=director)
     created = services.generate_round_robin(acting_user=director, tournament=t)
     assert len(created) == 7
     assert Tournament.objects.get(pk=t.pk).rounds_planned == 7
@@ -526,8 +507,8 @@ def test_round_robin_of_seven_has_seven_rounds_and_each_entry_rests_exactly_once
 
 
 def test_round_robin_next_only_creates_just_the_next_round(director):
-    t = make_tournament(director)
-    make_entries(director, t, 6)
+    t = builders.tournament(TORNEO, acting_user=director)
+    builders.new_entries(t, NAMES[:12], acting_user=director)
     created = services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
     assert [r.number for r in created] == [1]
     assert list(Round.objects.filter(tournament=t).values_list("number", flat=True)) == [1]
@@ -538,8 +519,8 @@ def test_round_robin_next_only_creates_just_the_next_round(director):
 
 
 def test_round_robin_is_refused_in_individual_mode(director):
-    t = make_tournament(director, mode="individual")
-    make_entries(director, t, 8)
+    t = builders.tournament(TORNEO, acting_user=director, mode="individual")
+    builders.new_entries(t, NAMES[:8], acting_user=director)
     with pytest.raises(DomainError) as exc:
         services.generate_round_robin(acting_user=director, tournament=t)
     assert exc.value.code == "round_robin_mode"
@@ -626,7 +607,7 @@ def test_player_without_results_can_be_deleted(director):
 
 
 def test_deactivated_player_stays_and_cannot_be_entered(director):
-    t = make_tournament(director, mode="single")
+    t = builders.tournament(TORNEO, acting_user=director, mode="single")
     player = services.create_player(acting_user=director, full_name="Ana Ávila")
     services.set_player_active(acting_user=director, player=player, active=False)
     assert Player.objects.get(pk=player.pk).active is False
@@ -640,7 +621,7 @@ def test_deactivated_player_stays_and_cannot_be_entered(director):
 
 
 def test_register_entry_refuses_a_player_already_entered_as_player1_or_player2(director):
-    t = make_tournament(director)
+    t = builders.tournament(TORNEO, acting_user=director)
     ana, beto, ciro = (
         services.create_player(acting_user=director, full_name=n)
         for n in ("Ana Ávila", "Beto Bernal", "Ciro Cano")
@@ -654,8 +635,8 @@ def test_register_entry_refuses_a_player_already_entered_as_player1_or_player2(d
 
 
 def test_register_entry_refuses_the_wrong_number_of_players(director):
-    pairs = make_tournament(director)
-    single = make_tournament(director, mode="single", name="Mano a Mano")
+    pairs = builders.tournament(TORNEO, acting_user=director)
+    single = builders.tournament(TORNEO, acting_user=director, mode="single", name="Mano a Mano")
     ana, beto, ciro = (
         services.create_player(acting_user=director, full_name=n)
         for n in ("Ana Ávila", "Beto Bernal", "Ciro Cano")
@@ -735,9 +716,11 @@ def test_castigo_lowers_the_efectividad_and_removing_it_keeps_its_history(setup,
 
 
 def test_identical_results_share_the_position_until_a_sorteo_orders_them(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 6)
-    tables = round_one(director, t, e, [(0, 3), (1, 4), (2, 5)])
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:12], acting_user=director)
+    tables = builders.tables_of(
+        builders.pair(t, 1, [(0, 3), (1, 4), (2, 5)], entries=e, acting_user=director)
+    )
     for tbl in tables:
         services.record_result(
             acting_user=director, table=tbl, tantos_a=100, tantos_b=50, version=0
@@ -761,10 +744,12 @@ def test_identical_results_share_the_position_until_a_sorteo_orders_them(directo
 
 
 def test_sorteo_needs_two_entries_of_this_tournament(director):
-    t = make_tournament(director)
-    e = make_entries(director, t, 2)
-    other = make_tournament(director, name="Otro Torneo")
-    (stranger,) = make_entries(director, other, 1, prefix="Otro ")
+    t = builders.tournament(TORNEO, acting_user=director)
+    e = builders.new_entries(t, NAMES[:4], acting_user=director)
+    other = builders.tournament(TORNEO, acting_user=director, name="Otro Torneo")
+    (stranger,) = builders.new_entries(
+        other, [f"Otro {name}" for name in NAMES[:2]], acting_user=director
+    )
     with pytest.raises(DomainError) as exc:
         services.record_sorteo(acting_user=director, tournament=t, entries_in_order=[e[0]])
     assert exc.value.code == "sorteo_too_few"
@@ -807,10 +792,10 @@ def test_forfeit_marked_as_ended_by_time_is_refused(setup, director):
 
 
 def test_round_robin_refuses_to_complete_around_a_hand_made_round(director):
-    t = make_tournament(director)
-    entries = make_entries(director, t, 4)
+    t = builders.tournament(TORNEO, acting_user=director)
+    entries = builders.new_entries(t, NAMES[:8], acting_user=director)
     # Round 1 by hand: 0–1 and 2–3; the circle method's round 1 is different.
-    round_one(director, t, entries, [(0, 1), (2, 3)])
+    builders.tables_of(builders.pair(t, 1, [(0, 1), (2, 3)], entries=entries, acting_user=director))
     planned_first = {frozenset(p) for p in round_robin([e.pk for e in entries])[0]}
     assert planned_first != {
         frozenset((entries[0].pk, entries[1].pk)),
@@ -823,8 +808,8 @@ def test_round_robin_refuses_to_complete_around_a_hand_made_round(director):
 
 
 def test_round_robin_completes_a_schedule_it_started(director):
-    t = make_tournament(director)
-    make_entries(director, t, 4)
+    t = builders.tournament(TORNEO, acting_user=director)
+    builders.new_entries(t, NAMES[:8], acting_user=director)
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
     created = services.generate_round_robin(acting_user=director, tournament=t)
     assert [r.number for r in created] == [2, 3]

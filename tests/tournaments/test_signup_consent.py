@@ -16,9 +16,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.test_concurrency import make_director, race
-from tests.tournaments.test_signups import open_tournament
-from tests.tournaments.test_withdrawals import refused
+from tests import builders
+from tests.helpers import race, refused
 from tournaments import notices, services
 from tournaments.models import Entry, Notice, Player, SignUp
 
@@ -59,7 +58,7 @@ def fresh(signup) -> SignUp:
 def test_naming_a_stranger_enters_nobody_and_tells_them_only_by_mail(
     client, director, django_capture_on_commit_callbacks
 ):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     stranger = known(director, "Samuel Trejo", email="samuel@example.org")
     known(director, "Ramona Ruiz", email="ramona@example.org")
     url = reverse("public:signup", args=[t.slug])
@@ -111,7 +110,7 @@ def test_naming_a_stranger_enters_nobody_and_tells_them_only_by_mail(
 
 
 def test_a_name_typed_by_someone_else_does_not_stop_the_stranger_signing_up(director):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     stranger = known(director, "Samuel Trejo", email="samuel@example.org")
     known(director, "Ramona Ruiz", email="ramona@example.org")
     friend = known(director, "Tomasa Ugarte", phone="555 444 5555")
@@ -138,7 +137,7 @@ def test_a_name_typed_by_someone_else_does_not_stop_the_stranger_signing_up(dire
 def test_the_partner_says_yes_through_the_link_and_the_pair_is_entered(
     client, director, django_capture_on_commit_callbacks
 ):
-    t = open_tournament(director, mode="pairs", max_entries=4)
+    t = builders.signup_tournament(acting_user=director, mode="pairs", max_entries=4)
     partner = known(director, "Vilma Yáñez", email="vilma@example.org")
     requester = known(director, "Xavier Zúñiga", member_number="S-31")
     with django_capture_on_commit_callbacks(execute=True):
@@ -158,8 +157,8 @@ def test_the_partner_says_yes_through_the_link_and_the_pair_is_entered(
 
 
 def test_a_partner_link_works_only_for_its_player_tournament_and_email(client, director):
-    t = open_tournament(director, mode="pairs", name="Copa Uno")
-    other_t = open_tournament(director, mode="pairs", name="Copa Dos")
+    t = builders.signup_tournament(acting_user=director, mode="pairs", name="Copa Uno")
+    other_t = builders.signup_tournament(acting_user=director, mode="pairs", name="Copa Dos")
     partner = known(director, "Vilma Yáñez", email="vilma@example.org")
     known(director, "Xavier Zúñiga", member_number="S-31")
     s = services.sign_up(
@@ -189,7 +188,7 @@ def test_a_partner_link_works_only_for_its_player_tournament_and_email(client, d
 
 
 def test_a_partner_answers_from_their_account_page(client, director):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     partner = known(director, "Zoe Arce", email="zoe@example.org")
     known(director, "Bruno Cid", email="bruno@example.org")
     user = User.objects.create_user("zoe", password="clave-de-prueba-1")
@@ -218,7 +217,7 @@ def test_a_partner_answers_from_their_account_page(client, director):
 
 
 def test_a_director_accepting_confirms_for_the_partner(director_client, director):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     partner = known(director, "Dalia Estrada", email="dalia@example.org")
     known(director, "Efrén Flores", email="efren@example.org")
     s = services.sign_up(
@@ -236,7 +235,7 @@ def test_a_director_accepting_confirms_for_the_partner(director_client, director
 
 
 def test_confirming_after_the_tournament_started_is_refused(director):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     partner = known(director, "Dalia Estrada", email="dalia@example.org")
     known(director, "Efrén Flores", email="efren@example.org")
     s = services.sign_up(
@@ -262,7 +261,7 @@ def tournament_only(director):
 def test_a_tournament_only_director_cannot_add_new_players_by_accepting(
     client, director, tournament_only
 ):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     services.set_tournament_directors(
         acting_user=director, tournament=t, directors=[director, tournament_only]
     )
@@ -295,7 +294,7 @@ def test_a_tournament_only_director_cannot_add_new_players_by_accepting(
 
 
 def test_a_tournament_only_director_accepts_requests_of_known_players(director, tournament_only):
-    t = open_tournament(director, approval=True)
+    t = builders.signup_tournament(acting_user=director, approval=True)
     services.set_tournament_directors(
         acting_user=director, tournament=t, directors=[director, tournament_only]
     )
@@ -306,7 +305,9 @@ def test_a_tournament_only_director_accepts_requests_of_known_players(director, 
 
 
 def test_an_anonymous_request_adds_nobody_to_the_register(client, director):
-    t = open_tournament(director, mode="pairs")  # no approval: the most open door
+    t = builders.signup_tournament(
+        acting_user=director, mode="pairs"
+    )  # no approval: the most open door
     before = Player.objects.count()
     for n in range(3):
         answer = client.post(
@@ -323,7 +324,7 @@ def test_an_anonymous_request_adds_nobody_to_the_register(client, director):
 
 
 def test_two_players_of_one_name_are_never_resolved_by_a_third(director_client, director):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     first = known(director, "Juan Pérez", member_number="S-1")
     second = known(director, "Juan Pérez", member_number="S-2")
     stranger = known(director, "Inés Jara", email="ines@example.org")
@@ -366,7 +367,7 @@ def test_two_players_of_one_name_are_never_resolved_by_a_third(director_client, 
 
 
 def test_a_requester_of_a_name_the_club_has_twice_must_prove_which(director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     known(director, "Juan Pérez", member_number="S-1")
     second = known(director, "Juan Pérez", member_number="S-2")
     code = refused(lambda: services.sign_up(tournament=t, name="Juan Pérez", phone="555 777 8888"))
@@ -378,7 +379,7 @@ def test_a_requester_of_a_name_the_club_has_twice_must_prove_which(director):
 
 
 def test_a_namesake_added_after_the_request_is_chosen_by_the_director(director):
-    t = open_tournament(director, approval=True)
+    t = builders.signup_tournament(acting_user=director, approval=True)
     s = services.sign_up(tournament=t, name="Lucía Mora", email="lucia@example.org")
     namesake = known(director, "Lucía Mora", email="otra@example.org")  # another Lucía
     code = refused(lambda: services.decide_signup(acting_user=director, signup=s, accept=True))
@@ -392,7 +393,7 @@ def test_a_namesake_added_after_the_request_is_chosen_by_the_director(director):
 
 
 def test_a_waiting_request_promoted_when_a_place_frees_makes_no_duplicate(director):
-    t = open_tournament(director, max_entries=1)
+    t = builders.signup_tournament(acting_user=director, max_entries=1)
     bruno = known(director, "Bruno Cid", email="bruno@example.org")
     carla = known(director, "Carla Díaz", email="carla@example.org")
     first = services.sign_up(tournament=t, name="Bruno Cid", email="bruno@example.org")
@@ -408,7 +409,7 @@ def test_a_waiting_request_promoted_when_a_place_frees_makes_no_duplicate(direct
 def test_a_waiting_request_of_someone_added_since_takes_their_record(director):
     """A request stored waiting for someone new (as the sign-up stored them before issue 25),
     who was added to the register meanwhile: promoted, it takes that record."""
-    t = open_tournament(director, max_entries=1)
+    t = builders.signup_tournament(acting_user=director, max_entries=1)
     first = services.sign_up(tournament=t, name="Bruno Cid", email="bruno@example.org")
     first = services.decide_signup(acting_user=director, signup=first, accept=True)
     old = SignUp.objects.create(
@@ -435,7 +436,7 @@ def test_a_waiting_request_of_someone_added_since_takes_their_record(director):
 
 
 def test_a_waiting_request_whose_player_left_the_club_is_left_for_a_director(director):
-    t = open_tournament(director, max_entries=1)
+    t = builders.signup_tournament(acting_user=director, max_entries=1)
     for name in ("Bruno Cid", "Carla Díaz", "Delia Eche"):
         known(director, name, email=f"{name.split()[0].lower()}@example.org")
     first = services.sign_up(tournament=t, name="Bruno Cid", email="bruno@example.org")
@@ -450,7 +451,7 @@ def test_a_waiting_request_whose_player_left_the_club_is_left_for_a_director(dir
 def test_a_waiting_pair_whose_partner_is_now_a_club_player_asks_them_first(
     director, django_capture_on_commit_callbacks
 ):
-    t = open_tournament(director, mode="pairs", max_entries=1)
+    t = builders.signup_tournament(acting_user=director, mode="pairs", max_entries=1)
     services.register_entry(
         acting_user=director,
         tournament=t,
@@ -480,7 +481,7 @@ def test_a_waiting_pair_whose_partner_is_now_a_club_player_asks_them_first(
 def test_the_same_request_twice_is_one_request(
     client, director, django_capture_on_commit_callbacks
 ):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     known(director, "Samuel Trejo", email="samuel@example.org")
     url = reverse("public:signup", args=[t.slug])
     data = {"name": "Fidel Gómez", "phone": "555 303 4040", "partner_name": "Samuel Trejo"}
@@ -504,7 +505,7 @@ def test_the_same_request_twice_is_one_request(
 
 
 def test_the_requester_sees_the_state_of_a_request_waiting_for_its_partner(client, director):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     known(director, "Samuel Trejo", email="samuel@example.org")
     known(director, "Ramona Ruiz", email="ramona@example.org")
     answer = client.post(
@@ -530,8 +531,10 @@ needs_postgresql = pytest.mark.skipif(
 @needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_the_same_request_sent_twice_at_once_is_one_request(attempt):
-    director = make_director(f"directora-{attempt}")
-    t = open_tournament(director, mode="pairs", name=f"Copa Simultánea {attempt}")
+    director = builders.director(f"directora-{attempt}")
+    t = builders.signup_tournament(
+        acting_user=director, mode="pairs", name=f"Copa Simultánea {attempt}"
+    )
     known(director, "Samuel Trejo", email="samuel@example.org")
 
     def send(_):
@@ -549,8 +552,8 @@ def test_the_same_request_sent_twice_at_once_is_one_request(attempt):
 @needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_partner_saying_yes_to_two_requests_at_once_is_entered_once(attempt):
-    director = make_director(f"directora-{attempt}")
-    t = open_tournament(director, mode="pairs", name=f"Copa Doble {attempt}")
+    director = builders.director(f"directora-{attempt}")
+    t = builders.signup_tournament(acting_user=director, mode="pairs", name=f"Copa Doble {attempt}")
     partner = known(director, "Samuel Trejo", email="samuel@example.org")
     asking = []
     for name, phone in (("Ramona Ruiz", "555 111 2222"), ("Urbano Vela", "555 222 3333")):

@@ -13,33 +13,12 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.tournaments.test_withdrawals import refused
+from tests import builders
+from tests.helpers import refused
 from tournaments import services
 from tournaments.models import Entry, Player, SignUp
 
 pytestmark = pytest.mark.django_db
-
-
-def open_tournament(director, mode="single", name="Copa Abierta", **settings):
-    """A dominó tournament a week ahead taking sign-ups (``max_entries``, ``closes``,
-    ``approval`` as given)."""
-    t = services.create_tournament(
-        acting_user=director,
-        name=name,
-        date=timezone.localdate() + dt.timedelta(days=7),
-        system="domino",
-        mode=mode,
-        target=100,
-        status="registration",
-    )
-    return services.update_signup_settings(
-        acting_user=director,
-        tournament=t,
-        signup_open=True,
-        max_entries=settings.get("max_entries"),
-        signup_closes_at=settings.get("closes"),
-        signup_needs_approval=settings.get("approval", False),
-    )
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +27,9 @@ def _fresh_cache():
 
 
 def test_someone_new_waits_for_a_club_director_who_adds_them_on_accepting(director):
-    t = open_tournament(director)  # no approval, room: a known player would be in at once
+    t = builders.signup_tournament(
+        acting_user=director
+    )  # no approval, room: a known player would be in at once
     s = services.sign_up(tournament=t, name="Rosalía  Quintero", email="rosalia@example.org")
     assert (s.status, s.entry, s.player) == ("pending", None, None)
     assert not Player.objects.filter(full_name="Rosalía Quintero").exists()
@@ -68,13 +49,13 @@ def known(director, name, **contact):
 
 
 def test_someone_new_must_leave_a_contact(director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     assert refused(lambda: services.sign_up(tournament=t, name="Sin Contacto")) == "signup_contact"
     assert not SignUp.objects.exists()
 
 
 def test_a_known_player_is_recognised_by_member_number_or_email_only(director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     known = services.create_player(
         acting_user=director, full_name="Teodoro Ulloa", member_number="S-07", email="t@example.org"
     )
@@ -92,7 +73,7 @@ def test_a_known_player_is_recognised_by_member_number_or_email_only(director):
 
 
 def test_a_pair_signs_up_with_the_partner_by_name(director):
-    t = open_tournament(director, mode="pairs")
+    t = builders.signup_tournament(acting_user=director, mode="pairs")
     partner = services.create_player(acting_user=director, full_name="Úrsula Vidal")
     known(director, "Víctor Zea", phone="555 010 1010")
     assert (
@@ -115,7 +96,7 @@ def test_a_pair_signs_up_with_the_partner_by_name(director):
 
 
 def test_a_full_tournament_puts_requests_on_the_waiting_list_in_order(director):
-    t = open_tournament(director, max_entries=2)
+    t = builders.signup_tournament(acting_user=director, max_entries=2)
     for n in ("Uno", "Dos", "Tres", "Cuatro"):
         known(director, f"Jugador {n}", email=f"j{n}@example.org")
     first = [
@@ -141,7 +122,7 @@ def test_a_full_tournament_puts_requests_on_the_waiting_list_in_order(director):
 
 
 def test_with_approval_a_director_accepts_or_refuses(director):
-    t = open_tournament(director, approval=True, max_entries=1)
+    t = builders.signup_tournament(acting_user=director, approval=True, max_entries=1)
     a = services.sign_up(tournament=t, name="Ana Alba", email="a@example.org")
     b = services.sign_up(tournament=t, name="Blas Bravo", email="b@example.org")
     assert (a.status, b.status, a.entry) == ("pending", "pending", None)
@@ -158,7 +139,7 @@ def test_with_approval_a_director_accepts_or_refuses(director):
 
 def test_sign_up_closes_at_its_time_and_when_the_tournament_starts(director):
     closes = timezone.now() + dt.timedelta(hours=1)
-    t = open_tournament(director, closes=closes)
+    t = builders.signup_tournament(acting_user=director, closes=closes)
     late = closes + dt.timedelta(seconds=1)
     code = refused(lambda: services.sign_up(tournament=t, name="Tardío", phone="1", now=late))
     assert code == "signup_deadline"
@@ -177,7 +158,7 @@ def text(response) -> str:
 
 
 def test_the_page_signs_up_and_never_shows_the_contact(client, director):
-    t = open_tournament(director, max_entries=1)
+    t = builders.signup_tournament(acting_user=director, max_entries=1)
     known(director, "Celia Duarte", email="celia@example.org")
     known(director, "Dora Espina", phone="+52 555 123 4567")
     url = reverse("public:signup", args=[t.slug])
@@ -201,7 +182,7 @@ def test_the_page_signs_up_and_never_shows_the_contact(client, director):
 
 
 def test_a_refused_sign_up_comes_back_typed_with_the_error_beside_its_field(client, director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     services.create_player(acting_user=director, full_name="Elvira Fuentes", member_number="S-1")
     answer = client.post(
         reverse("public:signup", args=[t.slug]),
@@ -220,7 +201,7 @@ def test_a_refused_sign_up_comes_back_typed_with_the_error_beside_its_field(clie
 
 
 def test_the_trap_field_stores_nothing(client, director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     answer = client.post(
         reverse("public:signup", args=[t.slug]),
         {"name": "Robot", "email": "r@example.org", "website": "http://spam.example"},
@@ -233,7 +214,7 @@ def test_the_trap_field_stores_nothing(client, director):
 def test_too_many_requests_from_one_address_are_refused(client, director):
     from clubsite.limits import LIMITS
 
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     url = reverse("public:signup", args=[t.slug])
     allowed = LIMITS["signup"].count
     for n in range(allowed):
@@ -245,7 +226,7 @@ def test_too_many_requests_from_one_address_are_refused(client, director):
 
 
 def test_a_closed_sign_up_says_why(client, director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     services.update_signup_settings(
         acting_user=director,
         tournament=t,
@@ -260,7 +241,7 @@ def test_a_closed_sign_up_says_why(client, director):
 
 
 def test_the_directors_page_lists_requests_with_contacts_and_decides(director_client, director):
-    t = open_tournament(director, approval=True)
+    t = builders.signup_tournament(acting_user=director, approval=True)
     s = services.sign_up(tournament=t, name="Fermina Gil", email="fermina@example.org")
     url = reverse("manage:signups", args=[t.slug])
     page = text(director_client.get(url))
@@ -271,7 +252,7 @@ def test_the_directors_page_lists_requests_with_contacts_and_decides(director_cl
 
 
 def test_the_directors_settings_refuse_a_maximum_below_the_entries(director_client, director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     for n in (1, 2):
         known(director, f"Persona {n}", phone=f"555 000 00{n}")
         services.sign_up(tournament=t, name=f"Persona {n}", phone=f"555 000 00{n}")
@@ -284,17 +265,17 @@ def test_the_directors_settings_refuse_a_maximum_below_the_entries(director_clie
 
 
 def test_a_newcomer_who_left_only_a_phone_is_recognised_by_it_next_time(director):
-    first = open_tournament(director, name="Primera Copa")
+    first = builders.signup_tournament(acting_user=director, name="Primera Copa")
     s = services.sign_up(tournament=first, name="Hilario Ibáñez", phone="+52 55 1234-5678")
     services.decide_signup(acting_user=director, signup=s, accept=True)
-    second = open_tournament(director, name="Segunda Copa")
+    second = builders.signup_tournament(acting_user=director, name="Segunda Copa")
     s = services.sign_up(tournament=second, name="hilario ibanez", phone="55-1234-5678")
     assert s.status == "accepted"
     assert Player.objects.filter(full_name="Hilario Ibáñez").count() == 1
 
 
 def test_a_closing_time_the_calendar_cannot_hold_is_refused_in_words(director_client, director):
-    t = open_tournament(director)
+    t = builders.signup_tournament(acting_user=director)
     answer = director_client.post(
         reverse("manage:signups", args=[t.slug]),
         {"action": "settings", "s-signup_open": "on", "s-signup_closes_at": "9999-12-31T23:59"},
@@ -304,7 +285,9 @@ def test_a_closing_time_the_calendar_cannot_hold_is_refused_in_words(director_cl
 
 
 def test_the_tournament_page_offers_sign_up_only_while_it_is_taken(client, director):
-    t = open_tournament(director, closes=timezone.now() + dt.timedelta(hours=1))
+    t = builders.signup_tournament(
+        acting_user=director, closes=timezone.now() + dt.timedelta(hours=1)
+    )
     link = f'href="/torneos/{t.slug}/inscribirse/">Inscribirse</a>'
     assert link in text(client.get(reverse("public:tournament", args=[t.slug])))
     t.signup_closes_at = timezone.now() - dt.timedelta(minutes=1)

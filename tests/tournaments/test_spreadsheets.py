@@ -28,6 +28,7 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from rankings import queries
+from tests import builders
 from tournaments import imports, services
 from tournaments.imports import ImportRefused, import_castigos
 from tournaments.models import Castigo, ImportJob, Player, Result
@@ -55,15 +56,14 @@ AMBIGUOUS = (
 )
 
 
-def domino(director=None, name="Copa Hojas"):
-    return services.create_tournament(
-        acting_user=director,
-        name=name,
-        date=dt.date(2026, 10, 3),
-        mode="single",
-        target=100,
-        status="running",
-    )
+#: A running mano a mano dominó to 100 (its director: who creates it).
+HOJAS = {
+    "name": "Copa Hojas",
+    "date": dt.date(2026, 10, 3),
+    "mode": "single",
+    "target": 100,
+    "status": "running",
+}
 
 
 def text(rows=ROWS, *, sep=",", header=HEADER) -> str:
@@ -122,7 +122,7 @@ def run(*args):
 @pytest.mark.parametrize("sep", [",", ";", "\t"], ids=["comma", "semicolon", "tab"])
 @pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"], ids=["no_bom", "bom"])
 def test_comma_semicolon_and_tab_files_with_or_without_bom_import_the_same(director, sep, bom):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     data = bom + text(sep=sep).encode("utf-8")
 
     report = imports.import_results(acting_user=director, tournament=t, data=data)
@@ -133,7 +133,7 @@ def test_comma_semicolon_and_tab_files_with_or_without_bom_import_the_same(direc
 
 
 def test_a_semicolon_file_keeps_commas_inside_its_cells(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     rows = [("1", "1", '"Pérez, José"', "Rosa Quintana", "100", "40", "no", "no", "")]
     report = imports.import_results(
         acting_user=director, tournament=t, data=text(rows, sep=";").encode()
@@ -142,7 +142,7 @@ def test_a_semicolon_file_keeps_commas_inside_its_cells(director):
 
 
 def test_a_windows_1252_file_imports_and_the_report_says_how_it_was_read(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     data = text(sep=";").encode("cp1252")
     assert "Pérez".encode("cp1252") in data and b"\xe9" in data  # not UTF-8
 
@@ -154,7 +154,7 @@ def test_a_windows_1252_file_imports_and_the_report_says_how_it_was_read(directo
 
 
 def test_a_utf16_tab_file_imports_as_a_spreadsheets_unicode_text(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     data = text(sep="\t").encode("utf-16")  # with its BOM, as "Unicode text" saves it
 
     report = imports.import_results(acting_user=director, tournament=t, data=data)
@@ -166,7 +166,7 @@ def test_a_utf16_tab_file_imports_as_a_spreadsheets_unicode_text(director):
 def test_the_page_reports_the_encoding_it_read(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(director_client, t, text(sep=";").encode("cp1252"))
 
@@ -186,7 +186,7 @@ def test_the_page_reports_the_encoding_it_read(
 def test_a_refused_windows_1252_file_still_says_how_it_was_read(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     rows = [("1", "1", "José Pérez", "Rosa Quintana", "99", "98", "no", "no", "")]
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(director_client, t, text(rows).encode("cp1252"))
@@ -199,7 +199,7 @@ def test_a_refused_windows_1252_file_still_says_how_it_was_read(
 
 
 def test_the_command_notes_the_encoding_on_stderr(director, tmp_path):
-    t = domino()
+    t = builders.tournament(HOJAS)
     path = tmp_path / "resultados.csv"
     path.write_bytes(text(sep=";").encode("cp1252"))
 
@@ -214,7 +214,7 @@ def test_the_command_notes_the_encoding_on_stderr(director, tmp_path):
 
 
 def test_bytes_no_encoding_reads_are_refused_with_their_line(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     data = text().encode() + b"2,1,Pe\x81a,Rosa Quintana,100,0,no,no,\n"
     with pytest.raises(ImportRefused) as refused:
         imports.import_results(acting_user=director, tournament=t, data=data)
@@ -227,7 +227,7 @@ def test_bytes_no_encoding_reads_are_refused_with_their_line(director):
 
 
 def test_a_wrong_header_in_a_semicolon_file_is_shown_as_read(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     with pytest.raises(ImportRefused) as refused:
         imports.import_results(
             acting_user=director, tournament=t, data=b"ronda;mesa;a;b\n1;1;x;y\n"
@@ -241,7 +241,7 @@ def test_a_wrong_header_in_a_semicolon_file_is_shown_as_read(director):
 
 
 def test_a_line_with_other_separators_is_refused_naming_its_fields(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     data = text(sep=";") + "1,3,Ana Sol,Beto Mar,100,0,no,no,\n"
     with pytest.raises(ImportRefused) as refused:
         imports.import_results(acting_user=director, tournament=t, data=data)
@@ -278,7 +278,7 @@ def xlsx_rows():
 
 
 def test_an_xlsx_workbook_imports_the_same_as_the_csv(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     data = workbook(xlsx_rows(), extra_sheet=True)
     assert data.startswith(b"PK\x03\x04")
 
@@ -292,7 +292,7 @@ def test_an_xlsx_workbook_imports_the_same_as_the_csv(director):
 
 
 def test_an_xlsx_refusal_counts_lines_as_rows(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     rows = xlsx_rows()
     rows[3] = (1, 2, "Tomás Ulloa", "Úrsula Vega", 99, 98, "no", "no", None)
     with pytest.raises(ImportRefused) as refused:
@@ -304,7 +304,7 @@ def test_an_xlsx_refusal_counts_lines_as_rows(director):
 def test_an_xlsx_upload_goes_through_the_page(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(director_client, t, workbook(xlsx_rows()), name="resultados.xlsx")
 
@@ -315,7 +315,7 @@ def test_an_xlsx_upload_goes_through_the_page(
 
 
 def test_the_import_form_accepts_xlsx_and_says_what_it_reads(director_client, director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     body = director_client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
     assert 'accept=".csv,.txt,.tsv,.xlsx,' in body
     assert (
@@ -325,7 +325,7 @@ def test_the_import_form_accepts_xlsx_and_says_what_it_reads(director_client, di
 
 
 def test_an_old_xls_and_a_zip_that_is_no_workbook_are_refused_in_words(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     old = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 64
     other = io.BytesIO()
     with zipfile.ZipFile(other, "w") as z:
@@ -350,7 +350,7 @@ def test_an_old_xls_and_a_zip_that_is_no_workbook_are_refused_in_words(director)
 
 
 def test_castigos_from_an_xlsx_workbook_through_the_command(tmp_path):
-    t = domino()
+    t = builders.tournament(HOJAS)
     imports.import_results(acting_user=None, tournament=t, data=text())
     path = tmp_path / "castigos.xlsx"
     path.write_bytes(
@@ -371,7 +371,7 @@ def test_castigos_from_an_xlsx_workbook_through_the_command(tmp_path):
 
 
 def test_a_header_only_file_is_refused_in_words(director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     # Blank lines, and the empty rows a spreadsheet writes (",,,,"), are no rows.
     blank_rows = (text(rows=[]) + ",,,,,,,,\n\n", (text(rows=[], sep=";") + ";;;;;;;;\n").encode())
     for data in (text(rows=[]), *blank_rows):
@@ -386,7 +386,7 @@ def test_a_header_only_file_is_refused_in_words(director):
 def test_the_page_refuses_a_header_only_file_at_once_saying_it_once(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = upload(director_client, t, text(rows=[]).encode())
 
@@ -400,7 +400,7 @@ def test_the_page_refuses_a_header_only_file_at_once_saying_it_once(
 def test_a_refusal_of_the_whole_file_is_shown_once_and_bad_lines_each_once(
     director_client, director
 ):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     response = upload(director_client, t, b"round,table\n1,2\n")
     body = response.content.decode()
     assert response.status_code == 400
@@ -427,7 +427,7 @@ def test_a_refusal_of_the_whole_file_is_shown_once_and_bad_lines_each_once(
 
 
 def test_the_command_says_a_whole_file_refusal_once(tmp_path):
-    t = domino()
+    t = builders.tournament(HOJAS)
     path = tmp_path / "r.csv"
     path.write_text(",".join(HEADER) + "\n")
     out, err = StringIO(), StringIO()
@@ -463,7 +463,7 @@ def jose_and_rosa(db):
 def test_a_loose_name_in_a_semicolon_or_tab_file_is_matched_and_reported(
     director, jose_and_rosa, sep
 ):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     rows = [("1", "1", "JOSE  PEREZ", "rosa quintana", "100", "40", "no", "no", "")]
     report = imports.import_results(
         acting_user=director, tournament=t, data=text(rows, sep=sep).encode("cp1252")
@@ -478,7 +478,7 @@ def test_a_loose_name_in_a_semicolon_or_tab_file_is_matched_and_reported(
 
 def test_an_ambiguous_loose_name_in_a_workbook_is_refused(director, jose_and_rosa):
     services.create_player(acting_user=None, full_name="Jose Perez")
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     rows = [HEADER, (1, 1, "JOSE PEREZ", "Rosa Quintana", 100, 40, "no", "no", None)]
     with pytest.raises(ImportRefused) as refused:
         imports.import_results(acting_user=director, tournament=t, data=workbook(rows))
@@ -488,7 +488,7 @@ def test_an_ambiguous_loose_name_in_a_workbook_is_refused(director, jose_and_ros
 
 
 def test_castigos_through_the_page_take_a_loose_name_and_say_so(director_client, director):
-    t = domino(director)
+    t = builders.tournament(HOJAS, acting_user=director)
     imports.import_results(acting_user=director, tournament=t, data=text())
     data = "round;player;tantos;reason\n1;JOSE PEREZ;5;Habló\n".encode("cp1252")
 
@@ -506,7 +506,7 @@ def test_castigos_through_the_page_take_a_loose_name_and_say_so(director_client,
 
 
 def test_castigos_through_the_command_refuse_an_ambiguous_name(tmp_path):
-    t = domino()
+    t = builders.tournament(HOJAS)
     imports.import_results(acting_user=None, tournament=t, data=text())
     other = services.create_player(acting_user=None, full_name="Jose Perez")
     services.register_entry(acting_user=None, tournament=t, players=[other])
@@ -532,7 +532,7 @@ def rated(django_capture_on_commit_callbacks):
     """One rated game of 2026, 100–95: both players start at 1500 (expected 0.5); obtained
     0.55 + 0.45 × 5/100 = 0.5725, K 32: +2.32 and −2.32 (1502.32, 1497.68)."""
     with django_capture_on_commit_callbacks(execute=True):
-        t = domino(name="Copa Redondeo")
+        t = builders.tournament(HOJAS, name="Copa Redondeo")
         imports.import_results(
             acting_user=None,
             tournament=t,
@@ -647,7 +647,7 @@ def test_the_xlsx_downloads_hold_the_rounded_values(client, rated):
 
 
 def test_a_formula_name_is_text_in_the_xlsx_and_escaped_in_the_csv(client):
-    t = domino(name="Copa Fórmulas")
+    t = builders.tournament(HOJAS, name="Copa Fórmulas")
     imports.import_results(
         acting_user=None,
         tournament=t,
@@ -665,8 +665,7 @@ def test_a_formula_name_is_text_in_the_xlsx_and_escaped_in_the_csv(client):
 
 def swiss_tie():
     """The Swiss tie of test_swiss_imports (``test_swiss_csv_shares_the_position_of_a_tie``)."""
-    t = services.create_tournament(
-        acting_user=None,
+    t = builders.tournament(
         name="Suizo Hojas",
         date=dt.date(2026, 6, 13),
         system="swiss",

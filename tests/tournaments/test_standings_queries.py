@@ -5,14 +5,13 @@ number of queries")."""
 import datetime as dt
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.models import Bye, Castigo, Result, Sorteo, Tournament
-from tournaments.permissions import DIRECTORS_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -24,57 +23,29 @@ def build_tournament(user, n_entries: int, name: str):
     """A pairs tournament of ``n_entries`` with ``ROUNDS`` rounds of results: each round one
     table fewer than possible (two byes), normal, by-time and forfeit results, two castigos and
     a sorteo."""
-    t = services.create_tournament(
+    t, entries = builders.field(
         acting_user=user,
         name=name,
         date=dt.date(2026, 5, 9),
         mode="pairs",
         target=100,
         time_limit=30,
+        names=[f"{name} jugador {i:03d}" for i in range(2 * n_entries)],
     )
-    players = [
-        services.create_player(acting_user=user, full_name=f"{name} jugador {i:03d}")
-        for i in range(2 * n_entries)
-    ]
-    entries = [
-        services.register_entry(acting_user=user, tournament=t, players=players[2 * i : 2 * i + 2])
-        for i in range(n_entries)
-    ]
     for number in range(1, ROUNDS + 1):
         order = entries[number:] + entries[:number]  # rotate, so different entries rest
         seated = order[2:]
-        tables = [([seated[i]], [seated[i + 1]]) for i in range(0, len(seated), 2)]
-        rnd = services.set_pairings(
-            acting_user=user, tournament=t, round_number=number, tables=tables
-        )
-        for i, table in enumerate(rnd.tables.order_by("number")):
+        tables = [(seated[i], seated[i + 1]) for i in range(0, len(seated), 2)]
+        rnd = builders.pair(t, number, tables, acting_user=user)
+        for i, table in enumerate(builders.tables_of(rnd)):
             if i % 7 == 3:
-                services.record_result(
-                    acting_user=user,
-                    table=table,
-                    tantos_a="",
-                    tantos_b="",
-                    forfeiting_side="A",
-                    version=0,
-                )
+                values = builders.tantos("", "", forfeiting_side="A")
             elif i % 5 == 1:
-                services.record_result(
-                    acting_user=user,
-                    table=table,
-                    tantos_a=80,
-                    tantos_b=60,
-                    ended_by_time=True,
-                    version=0,
-                )
+                values = builders.tantos(80, 60, ended_by_time=True)
             else:
-                services.record_result(
-                    acting_user=user,
-                    table=table,
-                    tantos_a=100 + i % 3,
-                    tantos_b=(17 * i + number) % 100,
-                    version=0,
-                )
-        services.close_round(acting_user=user, round=rnd)
+                values = builders.tantos(100 + i % 3, (17 * i + number) % 100)
+            builders.record(table, acting_user=user, version=0, **values)
+        builders.close(rnd, acting_user=user)
     services.add_castigo(
         acting_user=user,
         tournament=t,
@@ -103,8 +74,7 @@ def built(module_data):
     (tests/conftest.py ``module_data``), by a director as in the ``director`` fixture."""
 
     def build():
-        user = User.objects.create_user("directora", password="clave-de-prueba-1", is_staff=True)
-        user.groups.add(Group.objects.get_or_create(name=DIRECTORS_GROUP)[0])
+        user = builders.director()
         return build_tournament(user, 8, "Chico").pk, build_tournament(user, 64, "Grande").pk
 
     yield from module_data(build)

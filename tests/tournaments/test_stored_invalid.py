@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.models import MatchResult, Result, Seat, Table, Tournament
 
@@ -26,7 +27,9 @@ PAGES = (
 
 
 def _tournament(user, system, **kw):
-    t = services.create_tournament(
+    """A running tournament of ``system`` with its entries (each made of new players) seated
+    at table 1 of round 1, one table at a time (``services.seat_table``, as the imports do)."""
+    t = builders.tournament(
         acting_user=user,
         name=f"Torneo {system}",
         date=dt.date(2026, 3, 14),
@@ -35,13 +38,14 @@ def _tournament(user, system, **kw):
         **kw,
     )
     size = {"domino": 2, "swiss": 2, "table": 4}[system]
-    entries = []
-    for i in range(size):
-        players = [
-            services.create_player(acting_user=user, full_name=f"Jugador {system} {i} {k}")
-            for k in range(2 if t.mode == "pairs" else 1)
-        ]
-        entries.append(services.register_entry(acting_user=user, tournament=t, players=players))
+    entries = [
+        builders.new_entry(
+            t,
+            [f"Jugador {system} {i} {k}" for k in range(2 if t.mode == "pairs" else 1)],
+            acting_user=user,
+        )
+        for i in range(size)
+    ]
     rnd = services.get_or_create_round(acting_user=user, tournament=t, number=1)
     if system == "table":
         table = services.seat_table(acting_user=user, round=rnd, number=1, seats=entries)

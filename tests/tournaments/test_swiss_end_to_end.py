@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.models import Bye, MatchResult, Round, Table, Tournament
 
@@ -121,8 +122,7 @@ def test_director_runs_two_swiss_rounds_with_a_bye_a_refusal_and_a_drop(director
 
 def test_swiss_standings_queries_do_not_grow(director):
     def build(n):
-        t = services.create_tournament(
-            acting_user=None,
+        t = builders.tournament(
             name=f"Suizo {n}",
             date=__import__("datetime").date(2026, 5, 5),
             system="swiss",
@@ -131,14 +131,7 @@ def test_swiss_standings_queries_do_not_grow(director):
             best_of=3,
             status="running",
         )
-        entries = [
-            services.register_entry(
-                acting_user=None,
-                tournament=t,
-                players=[services.create_player(acting_user=None, full_name=f"S{n}-{i}")],
-            )
-            for i in range(n)
-        ]
+        entries = [builders.new_entry(t, [f"S{n}-{i}"]) for i in range(n)]
         for number in (1, 2):
             pairs = [([entries[i]], [entries[(i + number) % n]]) for i in range(0, n - 1, 2)][
                 : n // 2
@@ -149,13 +142,9 @@ def test_swiss_standings_queries_do_not_grow(director):
                     continue
                 seen |= {a[0].pk, b[0].pk}
                 tables.append((a, b))
-            rnd = services.set_pairings(
-                acting_user=None, tournament=t, round_number=number, tables=tables
-            )
+            rnd = builders.pair(t, number, tables)
             for table in rnd.tables.all():
-                services.record_result(
-                    acting_user=None, table=table, games_a=2, games_b=1, version=None
-                )
+                builders.record(table, games_a=2, games_b=1)
         with CaptureQueriesContext(connection) as ctx:
             t.standings()
         return len(ctx.captured_queries)

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.exports import standings_csv
@@ -35,18 +36,16 @@ def run(*args):
     return out.getvalue(), err.getvalue()
 
 
-def swiss(best_of=3, acting_user=None, **extra):
-    """A running Swiss tournament; created by ``acting_user`` (then its director) if given."""
-    fields = {
-        "name": "Suizo Importado",
-        "date": dt.date(2026, 6, 13),
-        "system": "swiss",
-        "mode": "single",
-        "best_of": best_of,
-        "status": "running",
-    }
-    fields.update(extra)
-    return services.create_tournament(acting_user=acting_user, **fields)
+#: The Swiss tournament the files go to: running, best of 3; a director (``acting_user``)
+#: who creates it directs it.
+SUIZO = {
+    "name": "Suizo Importado",
+    "date": dt.date(2026, 6, 13),
+    "system": "swiss",
+    "mode": "single",
+    "best_of": 3,
+    "status": "running",
+}
 
 
 def csv_text(*lines):
@@ -188,7 +187,7 @@ def test_create_tournament_domino_still_needs_mode_and_target():
 
 
 def test_importing_a_round_of_five_stores_matches_the_bye_and_the_drop(director):
-    t = swiss()
+    t = builders.tournament(SUIZO)
 
     report = import_match_results(acting_user=director, tournament=t, data=ROUND_ONE.encode())
 
@@ -221,7 +220,7 @@ def test_importing_a_round_of_five_stores_matches_the_bye_and_the_drop(director)
 def test_reimport_with_one_changed_line_counts_it_and_keeps_history(
     director, django_capture_on_commit_callbacks
 ):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     import_match_results(acting_user=director, tournament=t, data=ROUND_ONE)
     corrected = csv_text(
         f"1,1,{ANA},{BETO},2,1,,",
@@ -252,7 +251,7 @@ def test_reimport_with_one_changed_line_counts_it_and_keeps_history(
 
 
 def test_same_players_on_swapped_sides_are_the_same_match(director):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     import_match_results(acting_user=director, tournament=t, data=ROUND_ONE)
 
     report = import_match_results(
@@ -268,7 +267,7 @@ def test_same_players_on_swapped_sides_are_the_same_match(director):
 
 
 def test_file_with_bad_lines_is_refused_listing_every_one_and_storing_nothing(director):
-    t = swiss(best_of=3)
+    t = builders.tournament(SUIZO, best_of=3)
     data = csv_text(
         f"1,1,{ANA},{BETO},3,0,,",  # 3 wins: a best of 3 ends at 2
         f"1,2,{CIRO},{DORA},2,2,0,",  # 2+2 = 4 games > 3
@@ -298,7 +297,7 @@ def test_file_with_bad_lines_is_refused_listing_every_one_and_storing_nothing(di
 
 
 def test_bye_and_drop_lines_are_checked(director):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     data = csv_text(
         f"1,1,{ANA},{BETO},2,0,,a",
         f"1,,{CIRO},,1,,,",  # a bye carries no games
@@ -321,7 +320,7 @@ def test_bye_and_drop_lines_are_checked(director):
 
 
 def test_a_drop_before_a_round_already_played_is_refused(director):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     import_match_results(
         acting_user=director,
         tournament=t,
@@ -345,7 +344,7 @@ def test_a_drop_before_a_round_already_played_is_refused(director):
 
 
 def test_a_round_out_of_order_is_refused_and_nothing_is_stored(director):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     data = csv_text(
         f"1,1,{ANA},{BETO},2,1,,",
         f"3,1,{CIRO},{DORA},2,0,,",  # round 2 does not exist: round 3 cannot come next
@@ -360,7 +359,7 @@ def test_a_round_out_of_order_is_refused_and_nothing_is_stored(director):
 
 
 def test_a_round_beyond_the_planned_rounds_is_refused_and_nothing_is_stored(director):
-    t = swiss(rounds_planned=1)
+    t = builders.tournament(SUIZO, rounds_planned=1)
     data = csv_text(
         f"1,1,{ANA},{BETO},2,1,,",
         f"2,1,{ANA},{CIRO},2,0,,",
@@ -393,7 +392,7 @@ def test_a_dominó_tournament_refuses_the_match_file():
 
 
 def test_import_match_results_command_prints_the_counts(tmp_path):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     path = write(tmp_path, ROUND_ONE)
 
     out, _err = run("import_match_results", t.slug, path)
@@ -411,7 +410,7 @@ def test_import_match_results_command_prints_the_counts(tmp_path):
 
 
 def test_import_match_results_command_lists_refused_lines_on_stderr(tmp_path):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     path = write(tmp_path, csv_text(f"1,1,{ANA},{BETO},2,1,,", f"1,2,{CIRO},{DORA},0,0,0,"))
     out, err = StringIO(), StringIO()
 
@@ -426,7 +425,7 @@ def test_import_match_results_command_lists_refused_lines_on_stderr(tmp_path):
 
 
 def test_export_standings_writes_the_exact_swiss_csv():
-    t = swiss()
+    t = builders.tournament(SUIZO)
     import_match_results(
         acting_user=None,
         tournament=t,
@@ -466,7 +465,7 @@ def test_export_standings_writes_the_exact_swiss_csv():
 
 
 def test_swiss_csv_shares_the_position_of_a_tie():
-    t = swiss()
+    t = builders.tournament(SUIZO)
     import_match_results(
         acting_user=None,
         tournament=t,
@@ -490,7 +489,7 @@ def test_swiss_csv_shares_the_position_of_a_tie():
 
 
 def test_public_csv_link_downloads_the_swiss_standings(client):
-    t = swiss()
+    t = builders.tournament(SUIZO)
     import_match_results(acting_user=None, tournament=t, data=ROUND_ONE)
 
     response = client.get(reverse("public:standings_csv", args=[t.slug]))
@@ -508,7 +507,7 @@ def test_public_csv_link_downloads_the_swiss_standings(client):
 def test_upload_form_routes_a_swiss_results_file_to_the_match_import(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = swiss(acting_user=director)
+    t = builders.tournament(SUIZO, acting_user=director)
     page = director_client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
     assert "round,table,player_a,player_b,games_a,games_b,games_drawn,drop" in page
     assert "side_a,side_b" not in page
@@ -534,7 +533,7 @@ def test_upload_form_routes_a_swiss_results_file_to_the_match_import(
 def test_upload_form_shows_every_refused_line_of_a_swiss_file(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = swiss(acting_user=director)
+    t = builders.tournament(SUIZO, acting_user=director)
     data = csv_text(f"1,1,{ANA},{BETO},3,0,,", f"1,2,{CIRO},{DORA},2,1,,maybe")
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from tests import builders
 from tournaments import imports, services
 from tournaments.errors import DomainError
 from tournaments.exports import safe_text, standings_csv
@@ -56,17 +57,15 @@ def run(*args):
     return out.getvalue(), err.getvalue()
 
 
-def table_game(acting_user=None, **extra):
-    """A running table-game tournament; its creator (``acting_user``) directs it."""
-    fields = {
-        "name": "Mesa Importada",
-        "date": dt.date(2026, 6, 13),
-        "system": "table",
-        "mode": "single",
-        "status": "running",
-    }
-    fields.update(extra)
-    return services.create_tournament(acting_user=acting_user, **fields)
+#: The table-game tournament the files go to: running; a director (``acting_user``) who
+#: creates it directs it.
+MESA = {
+    "name": "Mesa Importada",
+    "date": dt.date(2026, 6, 13),
+    "system": "table",
+    "mode": "single",
+    "status": "running",
+}
 
 
 def csv_text(*lines):
@@ -209,7 +208,7 @@ def test_create_tournament_table_refuses_pairs_and_best_of():
 
 
 def test_importing_two_rounds_of_seven_stores_seats_results_and_standings(director):
-    t = table_game()
+    t = builders.tournament(MESA)
 
     report = import_table_results(acting_user=director, tournament=t, data=TWO_ROUNDS.encode())
 
@@ -273,7 +272,7 @@ def test_importing_two_rounds_of_seven_stores_seats_results_and_standings(direct
 def test_reimport_with_one_changed_vp_counts_it_and_keeps_history(
     director, django_capture_on_commit_callbacks
 ):
-    t = table_game()
+    t = builders.tournament(MESA)
     import_table_results(acting_user=director, tournament=t, data=TWO_ROUNDS)
     changed = [line.replace(f"{GEMA},8,", f"{GEMA},9,") for line in ROUND_TWO]
     assert changed != ROUND_TWO
@@ -319,7 +318,7 @@ def test_reimport_with_one_changed_vp_counts_it_and_keeps_history(
 
 
 def test_a_seated_table_without_result_is_reseated_but_one_with_result_is_not(director):
-    t = table_game()
+    t = builders.tournament(MESA)
     import_table_results(acting_user=director, tournament=t, data=csv_text(*ROUND_ONE))
     entries = {e.name: e for e in t.entries.select_related("player1")}
     services.set_seating(
@@ -360,7 +359,7 @@ def test_a_seated_table_without_result_is_reseated_but_one_with_result_is_not(di
 
 
 def test_file_with_bad_lines_is_refused_listing_every_one_and_storing_nothing(director):
-    t = table_game()
+    t = builders.tournament(MESA)
     data = csv_text(
         f"1,1,{ANA},10,no",  # table 1 has only 2 lines
         f"1,1,{BETO},8,no",
@@ -407,7 +406,7 @@ def test_file_with_bad_lines_is_refused_listing_every_one_and_storing_nothing(di
 
 
 def test_more_line_errors_are_each_listed(director):
-    t = table_game()
+    t = builders.tournament(MESA)
     data = csv_text(
         *(f"1,1,Jugador {n},{n},no" for n in range(1, 6)),  # a table of 5
         "1,2,Uno,x,no",
@@ -432,7 +431,7 @@ def test_more_line_errors_are_each_listed(director):
 
 
 def test_a_round_out_of_order_is_refused_and_nothing_is_stored(director):
-    t = table_game()
+    t = builders.tournament(MESA)
     data = csv_text(*ROUND_ONE, *(line.replace("2,", "3,", 1) for line in ROUND_TWO))
 
     with pytest.raises(ImportRefused) as caught:
@@ -443,7 +442,7 @@ def test_a_round_out_of_order_is_refused_and_nothing_is_stored(director):
 
 
 def test_a_round_beyond_the_planned_rounds_is_refused_and_nothing_is_stored(director):
-    t = table_game(rounds_planned=1)
+    t = builders.tournament(MESA, rounds_planned=1)
 
     with pytest.raises(ImportRefused) as caught:
         import_table_results(acting_user=director, tournament=t, data=TWO_ROUNDS)
@@ -457,7 +456,7 @@ def test_a_director_of_the_tournament_only_cannot_add_players_by_import(director
     from django.contrib.auth.models import User
 
     local = User.objects.create_user("local", password="clave-de-prueba-3", is_staff=True)
-    t = table_game(director)
+    t = builders.tournament(MESA, acting_user=director)
     services.set_tournament_directors(
         acting_user=director, tournament=t, directors=[director, local]
     )
@@ -490,7 +489,7 @@ def test_a_domino_tournament_refuses_the_table_file_and_vice_versa():
         import_table_results(acting_user=None, tournament=domino, data=TWO_ROUNDS)
     assert caught.value.code == "import_not_table"
 
-    t = table_game()
+    t = builders.tournament(MESA)
     with pytest.raises(DomainError) as caught:
         import_domino_results(
             acting_user=None,
@@ -502,7 +501,7 @@ def test_a_domino_tournament_refuses_the_table_file_and_vice_versa():
 
 
 def test_import_table_results_command_prints_the_counts(tmp_path):
-    t = table_game()
+    t = builders.tournament(MESA)
     path = write(tmp_path, TWO_ROUNDS)
 
     out, err = run("import_table_results", t.slug, path)
@@ -519,7 +518,7 @@ def test_import_table_results_command_prints_the_counts(tmp_path):
 
 
 def test_import_table_results_command_lists_refused_lines_on_stderr(tmp_path):
-    t = table_game()
+    t = builders.tournament(MESA)
     path = write(tmp_path, csv_text(f"1,1,{ANA},10,no", f"1,1,{BETO},8,no"))
     out, err = StringIO(), StringIO()
 
@@ -539,7 +538,7 @@ def test_import_table_results_command_lists_refused_lines_on_stderr(tmp_path):
 
 
 def test_export_standings_writes_the_exact_table_csv(tmp_path):
-    t = table_game()
+    t = builders.tournament(MESA)
     run("import_table_results", t.slug, write(tmp_path, TWO_ROUNDS))
 
     out, _err = run("export_standings", t.slug)
@@ -558,7 +557,7 @@ def test_export_standings_writes_the_exact_table_csv(tmp_path):
 
 
 def test_table_csv_shares_the_position_of_a_tie(client):
-    t = table_game()
+    t = builders.tournament(MESA)
     import_table_results(
         acting_user=None,
         tournament=t,
@@ -592,7 +591,7 @@ def test_table_csv_shares_the_position_of_a_tie(client):
 def test_upload_form_routes_a_table_results_file_to_the_table_import(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = table_game(director)
+    t = builders.tournament(MESA, acting_user=director)
     page = director_client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
     assert "round,table,player,vp,ended_by_time" in page
     assert "side_a,side_b" not in page and "player_a,player_b" not in page
@@ -618,7 +617,7 @@ def test_upload_form_routes_a_table_results_file_to_the_table_import(
 def test_upload_form_shows_every_refused_line_of_a_table_file(
     director_client, director, django_capture_on_commit_callbacks
 ):
-    t = table_game(director)
+    t = builders.tournament(MESA, acting_user=director)
     data = csv_text(f"1,1,{ANA},10,no", f"1,1,{BETO},-1,no", f"1,1,{CIRO},7,maybe")
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -734,20 +733,19 @@ def taken(line, typed, name="Hermenegildo Paz"):
 WARNING = taken(2, "hermenegildo paz")
 
 
-def domino(acting_user=None):
-    return services.create_tournament(
-        acting_user=acting_user,
-        name="Copa",
-        date=dt.date(2026, 6, 13),
-        mode="single",
-        target=100,
-        status="running",
-    )
+#: A running mano a mano dominó to 100, for the names the imports take.
+COPA = {
+    "name": "Copa",
+    "date": dt.date(2026, 6, 13),
+    "mode": "single",
+    "target": 100,
+    "status": "running",
+}
 
 
 def test_a_domino_import_takes_a_name_that_differs_only_in_case_and_says_so(director):
     existing = services.create_player(acting_user=None, full_name="Hermenegildo Paz")
-    t = domino()
+    t = builders.tournament(COPA)
 
     report = import_domino_results(acting_user=director, tournament=t, data=DUPLICATE)
 
@@ -766,7 +764,7 @@ def test_a_domino_import_takes_a_name_that_differs_only_in_case_and_says_so(dire
 
 def test_the_import_commands_print_the_warning_on_stderr(tmp_path):
     services.create_player(acting_user=None, full_name="Hermenegildo Paz")
-    t = domino()
+    t = builders.tournament(COPA)
     out, err = run("import_domino_results", t.slug, write(tmp_path, DUPLICATE))
     assert err == f"aviso: {WARNING}\n"
     assert out.startswith("creados: 1,")
@@ -792,7 +790,7 @@ def test_the_import_commands_print_the_warning_on_stderr(tmp_path):
     )
     assert err == f"aviso: {taken(2, 'HERMENEGILDO PAZ')}\n"
 
-    tg = table_game()
+    tg = builders.tournament(MESA)
     _out, err = run(
         "import_table_results",
         tg.slug,
@@ -829,7 +827,7 @@ def test_the_match_and_table_imports_take_the_player_too():
     assert report.warnings == [WARNING]
     assert existing.pk in swiss.entries.values_list("player1_id", flat=True)
 
-    t = table_game()
+    t = builders.tournament(MESA)
     report = import_table_results(
         acting_user=None,
         tournament=t,
@@ -847,7 +845,7 @@ def test_upload_form_shows_the_warning(
     director_client, director, django_capture_on_commit_callbacks
 ):
     services.create_player(acting_user=None, full_name="Hermenegildo Paz")
-    t = domino(director)
+    t = builders.tournament(COPA, acting_user=director)
 
     with django_capture_on_commit_callbacks(execute=True):
         response = director_client.post(
@@ -867,7 +865,7 @@ def test_upload_form_shows_the_warning(
 
 def test_a_round_that_leaves_a_player_without_a_table_is_refused_as_on_the_pairings_page(director):
     """Seven entered, six seated: table games rest nobody but the fifth of five (SCORING.md §4)."""
-    t = table_game(director)
+    t = builders.tournament(MESA, acting_user=director)
     names = [f"Mesa Jugador {i}" for i in range(1, 8)]
     for name in names:
         services.register_entry(

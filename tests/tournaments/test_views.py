@@ -9,41 +9,26 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from tests import builders
 from tournaments import services
 from tournaments.models import Castigo, Player, Result, Round, Table
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def make_tournament(user, name="Copa del Barrio", n_entries=4, mode="pairs"):
-    t = services.create_tournament(
-        acting_user=user,
-        name=name,
-        date=dt.date(2026, 9, 19),
-        mode=mode,
-        target=100,
-        time_limit=30,
-    )
-    size = 2 if mode == "pairs" else 1
-    players = [
-        services.create_player(acting_user=user, full_name=f"{name} {chr(65 + i)}. Solís")
-        for i in range(n_entries * size)
-    ]
-    entries = [
-        services.register_entry(
-            acting_user=user, tournament=t, players=players[i * size : (i + 1) * size]
-        )
-        for i in range(n_entries)
-    ]
-    return t, entries
+#: A pairs dominó to 100 with a 30-minute limit on 19 September 2026.
+BARRIO = {"date": dt.date(2026, 9, 19), "mode": "pairs", "target": 100, "time_limit": 30}
 
 
 @pytest.fixture
 def running(director):
     """A pairs tournament with 4 entries, round 1 set (two tables), one castigo."""
-    t, e = make_tournament(director)
+    t, e = builders.field(
+        BARRIO,
+        acting_user=director,
+        name="Copa del Barrio",
+        names=[f"Copa del Barrio {chr(65 + i)}. Solís" for i in range(8)],
+    )
     rnd = services.set_pairings(
         acting_user=director,
         tournament=t,
@@ -212,7 +197,12 @@ def _selected(body, select_id):
 def test_pairings_with_an_entry_twice_returns_400_with_the_message_and_keeps_the_choices(
     director_client, director
 ):
-    t, e = make_tournament(director)
+    t, e = builders.field(
+        BARRIO,
+        acting_user=director,
+        name="Copa del Barrio",
+        names=[f"Copa del Barrio {chr(65 + i)}. Solís" for i in range(8)],
+    )
     chosen = {"t0_a1": e[0].pk, "t0_b1": e[1].pk, "t1_a1": e[0].pk, "t1_b1": e[2].pk}
     response = director_client.post(reverse("manage:pairings", args=[t.slug, 1]), chosen)
     assert response.status_code == 400
@@ -227,7 +217,12 @@ def test_pairings_with_an_entry_twice_returns_400_with_the_message_and_keeps_the
 def test_pairings_with_an_incomplete_table_names_it_and_keeps_every_tables_choices(
     director_client, director
 ):
-    t, e = make_tournament(director, n_entries=6)
+    t, e = builders.field(
+        BARRIO,
+        acting_user=director,
+        name="Copa del Barrio",
+        names=[f"Copa del Barrio {chr(65 + i)}. Solís" for i in range(12)],
+    )
     chosen = {
         "t0_a1": "",
         "t0_b1": "",
@@ -246,7 +241,12 @@ def test_pairings_with_an_incomplete_table_names_it_and_keeps_every_tables_choic
 
 
 def test_pairings_page_saves_tables_and_rests_the_unseated(director_client, director):
-    t, e = make_tournament(director, n_entries=5)
+    t, e = builders.field(
+        BARRIO,
+        acting_user=director,
+        name="Copa del Barrio",
+        names=[f"Copa del Barrio {chr(65 + i)}. Solís" for i in range(10)],
+    )
     response = director_client.post(
         reverse("manage:pairings", args=[t.slug, 1]),
         {"t0_a1": e[4].pk, "t0_b1": e[1].pk, "t1_a1": e[2].pk, "t1_b1": e[3].pk},
@@ -298,7 +298,12 @@ def test_htmx_castigo_with_negative_tantos_shows_a_message_in_words_and_stores_n
 
 
 def test_public_tournament_page_shows_equals_for_a_shared_position(client, director):
-    t, e = make_tournament(director)
+    t, e = builders.field(
+        BARRIO,
+        acting_user=director,
+        name="Copa del Barrio",
+        names=[f"Copa del Barrio {chr(65 + i)}. Solís" for i in range(8)],
+    )
     rnd = services.set_pairings(
         acting_user=director,
         tournament=t,
@@ -338,7 +343,12 @@ def test_htmx_result_save_updates_the_count_of_tables_left_to_close_the_round(
 
 
 def test_htmx_result_save_to_another_tournaments_table_is_404(director_client, director, running):
-    other, oe = make_tournament(director, name="Copa Rival", n_entries=2)
+    other, oe = builders.field(
+        BARRIO,
+        acting_user=director,
+        name="Copa Rival",
+        names=[f"Copa Rival {chr(65 + i)}. Solís" for i in range(4)],
+    )
     rnd = services.set_pairings(
         acting_user=director, tournament=other, round_number=1, tables=[([oe[0]], [oe[1]])]
     )

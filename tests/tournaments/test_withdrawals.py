@@ -6,12 +6,13 @@ entry back. Through the services, the pure schedule and the director's pages (PO
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 
 import pytest
 from django.urls import reverse
 
+from tests import builders
+from tests.helpers import byes, layout, refused
 from tournaments import services
 from tournaments.errors import DomainError
 from tournaments.models import Bye, Castigo, Entry, Round, Seat, Table, Tournament
@@ -25,25 +26,6 @@ from tournaments.pairing.round_robin import (
 )
 from tournaments.services.rounds import SeatChange
 
-NAMES = [
-    "Anacleta Alba",
-    "Bonifacio Borja",
-    "Casilda Cerda",
-    "Dimas Duarte",
-    "Edelmira Elizondo",
-    "Fortunato Frías",
-    "Gertrudis Galván",
-    "Hipólito Hurtado",
-    "Inocencia Ibarra",
-    "Jacinto Jaramillo",
-    "Leocadia Lucio",
-    "Melquiades Mora",
-    "Nemesia Nieto",
-    "Onésimo Ocaña",
-    "Petronila Peralta",
-    "Quintín Quezada",
-]
-
 DOMINO_WIN_A = {"tantos_a": 100, "tantos_b": 50}  # side A: 2 puntos, for 100 against 50
 SWISS_WIN_A = {"games_a": 2, "games_b": 0, "games_drawn": 0}  # side A: 3 match points
 
@@ -51,73 +33,8 @@ SWISS_WIN_A = {"games_a": 2, "games_b": 0, "games_drawn": 0}  # side A: 3 match 
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def make(user, system="domino", mode="pairs", n=6, **extra):
-    """A running tournament of ``system``/``mode`` with ``n`` entries (pairs of two players in
-    pairs mode), invented names. Returns (tournament, entries in registration order)."""
-    if system == "domino":
-        extra.setdefault("target", 100)
-    t = services.create_tournament(
-        acting_user=user,
-        name=f"Retiradas {system} {mode} {n}",
-        date=dt.date(2026, 5, 9),
-        system=system,
-        mode=mode,
-        status="running",
-        **extra,
-    )
-    size = 2 if mode == "pairs" else 1
-    names = NAMES if n * size <= len(NAMES) else [f"Jugador {i:02d}" for i in range(n * size)]
-    players = [services.create_player(acting_user=user, full_name=name) for name in names]
-    entries = [
-        services.register_entry(
-            acting_user=user, tournament=t, players=players[i * size : (i + 1) * size]
-        )
-        for i in range(n)
-    ]
-    return t, entries
-
-
 def rnd(t, number):
     return Round.objects.get(tournament=t, number=number)
-
-
-def layout(t, number, entries):
-    """Round ``number`` as {table number: (side A indices, side B indices)} (indices in
-    ``entries``)."""
-    index = {e.pk: i for i, e in enumerate(entries)}
-    tables: dict[int, tuple[list, list]] = {}
-    for seat in Seat.objects.filter(round__tournament=t, round__number=number).order_by(
-        "table__number", "side", "position"
-    ):
-        a, b = tables.setdefault(seat.table.number, ([], []))
-        (a if seat.side == "A" else b).append(index[seat.entry_id])
-    return {n: (tuple(a), tuple(b)) for n, (a, b) in tables.items()}
-
-
-def byes(t, number, entries):
-    index = {e.pk: i for i, e in enumerate(entries)}
-    return sorted(
-        index[e]
-        for e in Bye.objects.filter(round__tournament=t, round__number=number).values_list(
-            "entry_id", flat=True
-        )
-    )
-
-
-def play(user, t, number, **values):
-    """Record ``values`` at every table of round ``number``, table 1 first."""
-    for table in Table.objects.filter(round__tournament=t, round__number=number).order_by("number"):
-        services.record_result(acting_user=user, table=table, version=table.version, **values)
-
-
-def pair(user, t, number, entries, tables):
-    """Set round ``number`` with tables [(index A, index B), ...]; the others rest."""
-    return services.set_pairings(
-        acting_user=user,
-        tournament=t,
-        round_number=number,
-        tables=[([entries[a]], [entries[b]]) for a, b in tables],
-    )
 
 
 def standings_rows(t, entries, *keys):
@@ -127,12 +44,6 @@ def standings_rows(t, entries, *keys):
         (index[line.entry.pk], line.row.position, *(line.row.figures[k] for k in keys))
         for line in t.standings()
     ]
-
-
-def refused(call) -> str:
-    with pytest.raises(DomainError) as caught:
-        call()
-    return caught.value.code
 
 
 def fresh(entry) -> Entry:
@@ -214,12 +125,12 @@ def test_first_conflict_allows_missing_games_but_not_other_tables():
 def test_domino_withdrawal_after_round_2_leaves_the_published_round_3(director, mode):
     """The tester's case: round 3 is published and unplayed; the withdrawal counts after round
     2, the entry leaves round 3 and its opponent rests."""
-    t, e = make(director, "domino", mode)
-    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
-    play(director, t, 1, **DOMINO_WIN_A)
-    pair(director, t, 2, e, [(1, 0), (2, 5), (3, 4)])
-    play(director, t, 2, **DOMINO_WIN_A)
-    pair(director, t, 3, e, [(0, 2), (3, 1), (4, 5)])
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode=mode)
+    builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director)
 
     dropped = services.drop_entry(acting_user=director, entry=e[5])
 
@@ -232,12 +143,12 @@ def test_domino_withdrawal_after_round_2_leaves_the_published_round_3(director, 
 
 @pytest.mark.django_db
 def test_an_explicit_round_not_yet_played_still_counts_after_the_last_round_played(director):
-    t, e = make(director, "domino", "single")
-    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
-    play(director, t, 1, **DOMINO_WIN_A)
-    pair(director, t, 2, e, [(1, 0), (2, 5), (3, 4)])
-    play(director, t, 2, **DOMINO_WIN_A)
-    pair(director, t, 3, e, [(0, 2), (3, 1), (4, 5)])
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
+    builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director)
 
     services.drop_entry(acting_user=director, entry=e[5], after_round=3)
 
@@ -248,11 +159,11 @@ def test_an_explicit_round_not_yet_played_still_counts_after_the_last_round_play
 
 @pytest.mark.django_db
 def test_a_withdrawal_before_a_round_already_played_is_refused_and_nothing_changes(director):
-    t, e = make(director, "domino", "single")
-    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
-    play(director, t, 1, **DOMINO_WIN_A)
-    pair(director, t, 2, e, [(1, 0), (2, 5), (3, 4)])
-    play(director, t, 2, **DOMINO_WIN_A)
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
+    builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
 
     code = refused(lambda: services.drop_entry(acting_user=director, entry=e[5], after_round=1))
     assert code == "drop_before_played"
@@ -268,7 +179,9 @@ def test_a_withdrawal_before_a_round_already_played_is_refused_and_nothing_chang
 def test_a_rest_counts_as_played_once_its_round_has_begun(director):
     """Round robin of 5: entry 4 rests in round 1. Before any result the rest is not played
     (withdrawn after 0, the bye goes); once a table of round 1 has a result it is."""
-    t, e = make(director, "domino", "pairs", n=5, bye_rule="win")
+    t, e = builders.running_tournament(
+        acting_user=director, system="domino", mode="pairs", n=5, bye_rule="win"
+    )
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
     assert byes(t, 1, e) == [4]
 
@@ -298,10 +211,10 @@ def test_a_rest_counts_as_played_once_its_round_has_begun(director):
 def test_a_later_round_played_first_keeps_the_earlier_unplayed_table(director):
     """Round robin made in advance: entry 5's round-4 game has a result, its round-3 game not.
     The withdrawal counts after round 4; the round-3 game stays to be played, round 5 goes."""
-    t, e = make(director, "domino", "pairs")
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs")
     services.generate_round_robin(acting_user=director, tournament=t)
-    play(director, t, 1, **DOMINO_WIN_A)
-    play(director, t, 2, **DOMINO_WIN_A)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
     round_4_table = Table.objects.get(round__tournament=t, round__number=4, seats__entry=e[5])
     services.record_result(acting_user=director, table=round_4_table, version=0, **DOMINO_WIN_A)
 
@@ -321,12 +234,14 @@ def test_a_later_round_played_first_keeps_the_earlier_unplayed_table(director):
 def swiss_round_3_published(director, request):
     """Swiss, 6 players (or pairs), best of 3: rounds 1 and 2 played (side A wins 2–0), round
     3 published: 0–1, 2–3, 4–5. Entry 5 withdraws."""
-    t, e = make(director, "swiss", request.param, best_of=3)
-    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
-    play(director, t, 1, **SWISS_WIN_A)
-    pair(director, t, 2, e, [(0, 2), (1, 3), (4, 5)])
-    play(director, t, 2, **SWISS_WIN_A)
-    pair(director, t, 3, e, [(0, 1), (2, 3), (4, 5)])
+    t, e = builders.running_tournament(
+        acting_user=director, system="swiss", mode=request.param, best_of=3
+    )
+    builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
+    builders.record_round(t, 1, acting_user=director, **SWISS_WIN_A)
+    builders.pair(t, 2, [(0, 2), (1, 3), (4, 5)], entries=e, acting_user=director)
+    builders.record_round(t, 2, acting_user=director, **SWISS_WIN_A)
+    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
     dropped = services.drop_entry(acting_user=director, entry=e[5])
     return t, e, dropped
 
@@ -340,7 +255,12 @@ def test_swiss_withdrawal_rests_the_opponent_and_every_path_refuses_the_entry(
     assert dropped.seat_changes == [SeatChange(3, "rest", 3, (e[4].name,))]
     assert byes(t, 3, e) == [4]
     r3 = rnd(t, 3)
-    assert refused(lambda: pair(director, t, 3, e, [(0, 1), (2, 3), (4, 5)])) == "entry_dropped"
+    assert (
+        refused(
+            lambda: builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
+        )
+        == "entry_dropped"
+    )
     assert (
         refused(
             lambda: services.seat_table(
@@ -363,9 +283,9 @@ def test_swiss_round_3_re_paired_without_the_entry_gives_it_no_bye_and_no_points
     director, swiss_round_3_published
 ):
     t, e, _ = swiss_round_3_published
-    pair(director, t, 3, e, [(0, 1), (2, 4)])  # 3 rests; 5 is out
+    builders.pair(t, 3, [(0, 1), (2, 4)], entries=e, acting_user=director)  # 3 rests; 5 is out
     assert byes(t, 3, e) == [3]
-    play(director, t, 3, **SWISS_WIN_A)
+    builders.record_round(t, 3, acting_user=director, **SWISS_WIN_A)
 
     rows = standings_rows(t, e, "match_points", "wins", "losses", "byes", "rounds_played")
     figures = {r[0]: r[2:] for r in rows}
@@ -383,7 +303,8 @@ def test_swiss_round_3_re_paired_without_the_entry_gives_it_no_bye_and_no_points
 @pytest.mark.django_db
 def test_swiss_opponents_rest_scores_as_a_bye_2_0(director, swiss_round_3_published):
     t, e, _ = swiss_round_3_published
-    play(director, t, 3, **SWISS_WIN_A)  # 0 beats 1, 2 beats 3; 4 rests
+    # 0 beats 1, 2 beats 3; 4 rests
+    builders.record_round(t, 3, acting_user=director, **SWISS_WIN_A)
     rows = standings_rows(t, e, "match_points", "wins", "losses", "byes", "games_played")
     assert {r[0]: r[2:] for r in rows} == {
         0: (9, 3, 0, 0, 6),
@@ -399,18 +320,20 @@ def test_swiss_opponents_rest_scores_as_a_bye_2_0(director, swiss_round_3_publis
 def test_dominó_rondas_re_paired_after_a_withdrawal_never_rest_the_entry(director):
     """Dominó pairs by Swiss proposal, bye rule "win": the re-paired round 3 rests one entry
     (1 punto) but never the withdrawn one."""
-    t, e = make(director, "domino", "pairs", bye_rule="win")
-    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
-    play(director, t, 1, **DOMINO_WIN_A)
-    pair(director, t, 2, e, [(0, 2), (1, 3), (4, 5)])
-    play(director, t, 2, **DOMINO_WIN_A)
-    pair(director, t, 3, e, [(0, 1), (2, 3), (4, 5)])
+    t, e = builders.running_tournament(
+        acting_user=director, system="domino", mode="pairs", bye_rule="win"
+    )
+    builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 2, [(0, 2), (1, 3), (4, 5)], entries=e, acting_user=director)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
     services.drop_entry(acting_user=director, entry=e[5])
 
     pairing, _ = t.propose_pairings(3, seed=11)
     assert e[5].pk not in {x for table in pairing.tables for x in table} | {pairing.bye}
-    pair(director, t, 3, e, [(0, 1), (2, 4)])
-    play(director, t, 3, **DOMINO_WIN_A)
+    builders.pair(t, 3, [(0, 1), (2, 4)], entries=e, acting_user=director)
+    builders.record_round(t, 3, acting_user=director, **DOMINO_WIN_A)
 
     # 1 and 2 never met: level on everything, they share 2nd place.
     rows = standings_rows(t, e, "puntos", "won", "byes", "efectividad")
@@ -426,20 +349,18 @@ def test_dominó_rondas_re_paired_after_a_withdrawal_never_rest_the_entry(direct
 
 @pytest.mark.django_db
 def test_individual_dominó_withdrawal_empties_the_table_for_the_director_to_reseat(director):
-    t, e = make(director, "domino", "individual", n=8)
+    t, e = builders.running_tournament(
+        acting_user=director, system="domino", mode="individual", n=8
+    )
 
     def four(number, groups):
-        return services.set_pairings(
-            acting_user=director,
-            tournament=t,
-            round_number=number,
-            tables=[([e[a], e[c]], [e[b], e[d]]) for a, b, c, d in groups],
-        )
+        tables = [((a, c), (b, d)) for a, b, c, d in groups]
+        return builders.pair(t, number, tables, entries=e, acting_user=director)
 
     four(1, [(0, 1, 2, 3), (4, 5, 6, 7)])
-    play(director, t, 1, **DOMINO_WIN_A)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
     four(2, [(0, 4, 1, 5), (2, 6, 3, 7)])
-    play(director, t, 2, **DOMINO_WIN_A)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
     four(3, [(0, 6, 5, 3), (4, 2, 7, 1)])
 
     dropped = services.drop_entry(acting_user=director, entry=e[7])
@@ -464,7 +385,7 @@ def test_individual_dominó_withdrawal_empties_the_table_for_the_director_to_res
 
 @pytest.mark.django_db
 def test_table_game_of_four_plays_on_with_three(director):
-    t, e = make(director, "table", "single", n=8)
+    t, e = builders.running_tournament(acting_user=director, system="table", mode="single", n=8)
     services.set_seating(acting_user=director, tournament=t, round_number=1, tables=[e[:4], e[4:]])
     services.set_seating(
         acting_user=director,
@@ -506,7 +427,7 @@ def test_table_game_of_four_plays_on_with_three(director):
 
 @pytest.mark.django_db
 def test_table_game_of_three_loses_its_table_and_the_round_is_reseated(director):
-    t, e = make(director, "table", "single", n=6)
+    t, e = builders.running_tournament(acting_user=director, system="table", mode="single", n=6)
     services.set_seating(acting_user=director, tournament=t, round_number=1, tables=[e[:3], e[3:]])
     play_scores = [{e[0].pk: 30, e[1].pk: 20, e[2].pk: 10}, {e[3].pk: 30, e[4].pk: 20, e[5].pk: 10}]
     for table, scores in zip(rnd(t, 1).tables.order_by("number"), play_scores, strict=True):
@@ -578,10 +499,12 @@ def test_table_game_of_three_loses_its_table_and_the_round_is_reseated(director)
 def test_domino_round_robin_made_in_advance_continues_with_rests(
     director, mode, bye_rule, expected
 ):
-    t, e = make(director, "domino", mode, bye_rule=bye_rule)
+    t, e = builders.running_tournament(
+        acting_user=director, system="domino", mode=mode, bye_rule=bye_rule
+    )
     services.generate_round_robin(acting_user=director, tournament=t)
-    play(director, t, 1, **DOMINO_WIN_A)
-    play(director, t, 2, **DOMINO_WIN_A)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
 
     dropped = services.drop_entry(acting_user=director, entry=e[5])
 
@@ -601,16 +524,16 @@ def test_domino_round_robin_made_in_advance_continues_with_rests(
         == "round_robin_complete"
     )
     for number in (3, 4, 5):
-        play(director, t, number, **DOMINO_WIN_A)
+        builders.record_round(t, number, acting_user=director, **DOMINO_WIN_A)
     assert standings_rows(t, e, "puntos", "won", "byes", "efectividad") == expected
 
 
 @pytest.mark.django_db
 def test_round_robin_one_round_at_a_time_continues_after_a_withdrawal(director):
-    t, e = make(director, "domino", "pairs")
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs")
     for number in (1, 2):
         services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
-        play(director, t, number, **DOMINO_WIN_A)
+        builders.record_round(t, number, acting_user=director, **DOMINO_WIN_A)
     dropped = services.drop_entry(acting_user=director, entry=e[5])
     assert (fresh(e[5]).dropped_after_round, dropped.seat_changes) == (2, [])
 
@@ -628,9 +551,9 @@ def test_round_robin_one_round_at_a_time_continues_after_a_withdrawal(director):
 
 @pytest.mark.django_db
 def test_round_robin_of_five_rests_two_where_the_withdrawn_entry_had_a_game(director):
-    t, e = make(director, "domino", "single", n=5)
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single", n=5)
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
-    play(director, t, 1, **DOMINO_WIN_A)  # 0–3 and 1–2 play, 4 rests
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)  # 0–3 and 1–2 play, 4 rests
     services.drop_entry(acting_user=director, entry=e[4])
     assert fresh(e[4]).dropped_after_round == 1
 
@@ -649,9 +572,9 @@ def test_round_robin_of_five_rests_two_where_the_withdrawn_entry_had_a_game(dire
 def test_round_robin_creates_a_round_of_rests_only(director):
     """3 entries, entry 0 withdrawn after round 1: round 3 would be 2–0 with 1 resting, so
     everybody still in rests and the round has no table."""
-    t, e = make(director, "domino", "single", n=3)
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single", n=3)
     services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
-    play(director, t, 1, **DOMINO_WIN_A)  # 0–1, 2 rests
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)  # 0–1, 2 rests
     services.drop_entry(acting_user=director, entry=e[0])
     created = services.generate_round_robin(acting_user=director, tournament=t)
     assert [r.number for r in created] == [2, 3]
@@ -663,13 +586,13 @@ def test_round_robin_creates_a_round_of_rests_only(director):
 @pytest.mark.django_db
 @pytest.mark.parametrize("mode", ["single", "pairs"])
 def test_swiss_round_robin_rests_score_as_byes(director, mode):
-    t, e = make(director, "swiss", mode, best_of=3)
+    t, e = builders.running_tournament(acting_user=director, system="swiss", mode=mode, best_of=3)
     services.generate_round_robin(acting_user=director, tournament=t)
-    play(director, t, 1, **SWISS_WIN_A)
-    play(director, t, 2, **SWISS_WIN_A)
+    builders.record_round(t, 1, acting_user=director, **SWISS_WIN_A)
+    builders.record_round(t, 2, acting_user=director, **SWISS_WIN_A)
     services.drop_entry(acting_user=director, entry=e[5])
     for number in (3, 4, 5):
-        play(director, t, number, **SWISS_WIN_A)
+        builders.record_round(t, number, acting_user=director, **SWISS_WIN_A)
 
     rows = standings_rows(t, e, "match_points", "wins", "losses", "byes", "rounds_played")
     assert {r[0]: r[2:] for r in rows} == {
@@ -684,8 +607,8 @@ def test_swiss_round_robin_rests_score_as_byes(director, mode):
 
 @pytest.mark.django_db
 def test_a_hand_made_round_still_conflicts_with_the_schedule(director):
-    t, e = make(director, "domino", "pairs", n=4)
-    pair(director, t, 1, e, [(0, 1), (2, 3)])
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs", n=4)
+    builders.pair(t, 1, [(0, 1), (2, 3)], entries=e, acting_user=director)
     assert (
         refused(lambda: services.generate_round_robin(acting_user=director, tournament=t))
         == "round_robin_conflict"
@@ -697,11 +620,11 @@ def test_a_hand_made_round_still_conflicts_with_the_schedule(director):
 
 @pytest.mark.django_db
 def test_undoing_a_round_robin_withdrawal_gives_back_every_scheduled_table(director):
-    t, e = make(director, "domino", "pairs")
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs")
     services.generate_round_robin(acting_user=director, tournament=t)
     before = [layout(t, n, e) for n in range(1, 6)]
-    play(director, t, 1, **DOMINO_WIN_A)
-    play(director, t, 2, **DOMINO_WIN_A)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
     services.drop_entry(acting_user=director, entry=e[5])
 
     back = services.undrop_entry(acting_user=director, entry=e[5])
@@ -718,10 +641,12 @@ def test_undoing_a_round_robin_withdrawal_gives_back_every_scheduled_table(direc
 
 @pytest.mark.django_db
 def test_undoing_after_a_round_began_without_the_entry_leaves_that_round(director):
-    t, e = make(director, "swiss", "single", best_of=3)
+    t, e = builders.running_tournament(
+        acting_user=director, system="swiss", mode="single", best_of=3
+    )
     services.generate_round_robin(acting_user=director, tournament=t)
-    play(director, t, 1, **SWISS_WIN_A)
-    play(director, t, 2, **SWISS_WIN_A)
+    builders.record_round(t, 1, acting_user=director, **SWISS_WIN_A)
+    builders.record_round(t, 2, acting_user=director, **SWISS_WIN_A)
     services.drop_entry(acting_user=director, entry=e[5])
     first = rnd(t, 3).tables.get(number=1)
     services.record_result(acting_user=director, table=first, version=0, **SWISS_WIN_A)
@@ -749,7 +674,7 @@ def test_undoing_a_swiss_withdrawal_lets_the_director_pair_the_entry_again(
     back = services.undrop_entry(acting_user=director, entry=e[5])
     assert back.seat_changes == [SeatChange(3, "unseated")]
     assert fresh(e[5]).dropped_after_round is None
-    pair(director, t, 3, e, [(0, 1), (2, 3), (4, 5)])
+    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
     assert byes(t, 3, e) == []
     assert layout(t, 3, e)[3] == ((4,), (5,))
 
@@ -763,10 +688,12 @@ def messages_of(response) -> str:
 
 @pytest.mark.django_db
 def test_director_withdraws_on_the_page_after_round_3_was_published(director, director_client):
-    t, e = make(director, "domino", "pairs", bye_rule="win")
+    t, e = builders.running_tournament(
+        acting_user=director, system="domino", mode="pairs", bye_rule="win"
+    )
     services.generate_round_robin(acting_user=director, tournament=t)
-    play(director, t, 1, **DOMINO_WIN_A)
-    play(director, t, 2, **DOMINO_WIN_A)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
     url = reverse("manage:entry_drop", args=[t.slug, e[5].pk])
 
     r = director_client.post(url, follow=True)
@@ -797,11 +724,12 @@ def test_director_withdraws_on_the_page_after_round_3_was_published(director, di
 def test_director_re_pairs_round_3_on_the_page_and_the_round_robin_button_continues(
     director, director_client
 ):
-    t, e = make(director, "domino", "single")
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
     for number in (1, 2):
         services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
-        play(director, t, number, **DOMINO_WIN_A)
-    pair(director, t, 3, e, [(0, 2), (3, 1), (4, 5)])  # published by hand, as scheduled
+        builders.record_round(t, number, acting_user=director, **DOMINO_WIN_A)
+    # published by hand, as scheduled
+    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director)
     director_client.post(reverse("manage:entry_drop", args=[t.slug, e[5].pk]))
     assert (fresh(e[5]).dropped_after_round, byes(t, 3, e)) == (2, [4])
 
@@ -824,7 +752,7 @@ def test_director_re_pairs_round_3_on_the_page_and_the_round_robin_button_contin
 
 @pytest.mark.django_db
 def test_director_page_says_who_waits_for_a_seat_in_a_table_game(director, director_client):
-    t, e = make(director, "table", "single", n=6)
+    t, e = builders.running_tournament(acting_user=director, system="table", mode="single", n=6)
     services.set_seating(acting_user=director, tournament=t, round_number=1, tables=[e[:3], e[3:]])
 
     r = director_client.post(reverse("manage:entry_drop", args=[t.slug, e[0].pk]), follow=True)
@@ -840,7 +768,7 @@ def test_director_page_says_who_waits_for_a_seat_in_a_table_game(director, direc
 
 @pytest.mark.django_db
 def test_a_withdrawal_before_any_round_counts_after_round_0(director):
-    t, e = make(director, "domino", "single")
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
     dropped = services.drop_entry(acting_user=director, entry=e[0])
     assert (fresh(e[0]).dropped_after_round, dropped.seat_changes) == (0, [])
     assert Tournament.objects.get(pk=t.pk).status == "running"
@@ -850,10 +778,10 @@ def test_a_withdrawal_before_any_round_counts_after_round_0(director):
 
 @pytest.mark.django_db
 def test_a_castigo_in_a_round_after_the_withdrawal_is_refused(director):
-    t, e = make(director, "domino", "single")
-    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
-    play(director, t, 1, **DOMINO_WIN_A)
-    pair(director, t, 2, e, [(1, 0), (2, 5), (3, 4)])
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
+    builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
     services.drop_entry(acting_user=director, entry=e[5])
     player = e[5].player1
     with pytest.raises(DomainError) as caught:
@@ -880,9 +808,9 @@ def test_a_castigo_in_a_round_after_the_withdrawal_is_refused(director):
 
 @pytest.mark.django_db
 def test_the_same_withdrawal_twice_changes_nothing_the_second_time(director, client):
-    t, e = make(director, "domino", "single")
-    pair(director, t, 1, e, [(0, 5), (1, 4), (2, 3)])
-    play(director, t, 1, **DOMINO_WIN_A)
+    t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
+    builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
+    builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
     first = services.drop_entry(acting_user=director, entry=e[5])
     assert (first.already_withdrawn, first.dropped_after_round) == (False, 1)
     history = Entry.history.filter(id=e[5].pk).count()
