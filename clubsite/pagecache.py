@@ -32,8 +32,8 @@ Freshness (correctness first: a cached page never shows a stale result after a s
 * A scope without a token yet (first request, cache emptied or evicted) gets one only when a
   page of it is stored, after the page was computed, and only if no save drew one meanwhile:
   an address typed at random adds nothing to the cache.
-* A key also contains the deployed code's mark (``deploy_mark``), the full path with its
-  query, HTMX partial or whole page, the language, the host and the local date, so pages that
+* A key also contains the deployed code's mark (``deploy_mark``), the path with its
+  query as the view reads it (below), HTMX partial or whole page, the language, the host and the local date, so pages that
   differ in any of them never share an entry.
 * Only what is the same for every anonymous reader is stored: GET/HEAD, no logged-in user, no
   flash message waiting, a 200 answer that sets no cookie and did not use the CSRF token.
@@ -62,6 +62,27 @@ costs what it did (one query); any cache error falls back to computing.
 
 The key also makes the page's ETag: a phone that refreshes a page that has not changed gets a
 304 without the page being read at all.
+
+**One entry per real variant** (query strings). A page names the query parameters it reads
+(``params``; free-text ones, whose pages are computed every time and never stored, in
+``computed``). Every other parameter is removed from the request before the view runs (its
+``GET`` and ``QUERY_STRING``), for every reader: ``?utm_source=...`` or ``?x=<random>`` is the
+same page and the same key, and a view cannot read a parameter that is not in its key. Of the
+declared ones, the view says which value it used (``settle``: a page number clamped to the
+last page, a year that has no tournaments replaced by the default); a page is stored only when
+every declared parameter present was settled to exactly what the query says. One settled to
+another value is answered with a redirect (302, not stored) to the address of the page it is
+(``?page=99999`` → the last page; ``?year=1999`` → no year), one left unsettled is computed
+and not stored. So an address typed at random never adds an entry to the cache.
+
+**Heavy outputs** (``heavy=True``: the PDFs and the workbooks, seconds of CPU each for a large
+tournament) are made once per generation and served from the cache like any page, and at most
+``HEAVY_AT_ONCE`` of them are made at once on the whole farm (slots in the shared cache, held
+``HEAVY_HOLD`` seconds at most). A request that finds its output being made by another, or
+every slot taken, does not wait: it gets at once a short page "Preparando el archivo" (503,
+``Retry-After``, reloading itself after ``HEAVY_RETRY`` seconds), so heavy outputs never hold
+more than ``HEAVY_AT_ONCE`` app-server workers, whatever the number of visitors. Logged-in
+readers (never served from the cache) go through the same slots.
 """
 
 from __future__ import annotations
@@ -80,7 +101,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_init, post_save
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse, HttpResponseNotModified, HttpResponseRedirect, QueryDict
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
@@ -110,6 +132,15 @@ POLL_INTERVAL = 0.015
 NOT_STORABLE = "not storable"
 #: Response headers kept with a page (the middleware adds the others on every answer).
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
+#: A page larger than this (bytes) is kept in the shared cache only, not in each process's
+#: memory too (a PDF of several MB): the memory a process gives the cache stays bounded.
+LOCAL_MAX_BODY = 512 * 1024
+#: Seconds a heavy output's compute lock and slot live at most (a killed process frees them).
+HEAVY_HOLD = 120
+#: Seconds after which the "Preparando el archivo" page reloads itself (and its Retry-After).
+HEAVY_RETRY = 5
+#: The cache key prefix of the heavy outputs' slots ("<prefix><n>", n < ``heavy_at_once()``).
+HEAVY_SLOT_PREFIX = "clubsite:heavy:"
 
 _local: OrderedDict[str, tuple[bytes, dict]] = OrderedDict()
 _local_lock = threading.Lock()
@@ -119,6 +150,12 @@ def enabled() -> bool:
     """Whether pages are cached (``settings.PAGE_CACHE``, default True; the test suite turns it
     off except in the tests of this module and the browser tests)."""
     return getattr(settings, "PAGE_CACHE", True)
+
+
+def heavy_at_once() -> int:
+    """How many heavy outputs (``heavy=True``) the whole farm makes at once:
+    ``settings.HEAVY_AT_ONCE`` (``DJANGO_HEAVY_AT_ONCE``), default 1."""
+    return max(1, int(getattr(settings, "HEAVY_AT_ONCE", 1)))
 
 
 def _cache():
@@ -544,6 +581,8 @@ def _get(key: str) -> tuple[bytes, dict] | None:
 
 
 def _remember(key: str, entry: tuple[bytes, dict]) -> None:
+    if len(entry[0]) > LOCAL_MAX_BODY:
+        return
     with _local_lock:
         _local[key] = entry
         _local.move_to_end(key)
@@ -568,7 +607,9 @@ def _response(entry: tuple[bytes, dict]) -> HttpResponse:
     return response
 
 
-def _claim(key: str) -> tuple[str | None, tuple[bytes, dict] | None]:
+def _claim(
+    key: str, *, hold: float = LOCK_TIMEOUT, wait: float = WAIT_LIMIT
+) -> tuple[str | None, tuple[bytes, dict] | None]:
     """On a miss of page ``key`` (herd protection): take its compute lock, or wait for the
     request that holds it. Returns ``(token, None)`` when this request took the lock (it
     computes the page, then ``_release``s it), ``(None, entry)`` when the page appeared while
@@ -577,8 +618,9 @@ def _claim(key: str) -> tuple[str | None, tuple[bytes, dict] | None]:
     (logged). A lock released without a page (the computing request failed) or expired (its
     process was killed) is taken again by one of the waiters.
 
-    The lock is ``clubsite.once.claim_or_wait`` on ``LOCK_KEY_PREFIX + key`` for
-    ``LOCK_TIMEOUT`` seconds; a waiter reads the page and the lock in one ``get_many`` every
+    The lock is ``clubsite.once.claim_or_wait`` on ``LOCK_KEY_PREFIX + key`` for ``hold``
+    seconds (``LOCK_TIMEOUT``), waiting ``wait`` at most (``WAIT_LIMIT``; a heavy output: 0, and
+    ``BUSY`` instead of ``(None, None)`` when another request holds it); a waiter reads the page and the lock in one ``get_many`` every
     ``POLL_INTERVAL`` seconds.
     The key holds the generations, so the page waited for is of the generations this request
     read: never older."""
@@ -600,8 +642,8 @@ def _claim(key: str) -> tuple[str | None, tuple[bytes, dict] | None]:
             _cache(),
             lock_key,
             token,
-            hold=LOCK_TIMEOUT,
-            wait=WAIT_LIMIT,
+            hold=hold,
+            wait=wait,
             poll=POLL_INTERVAL,
             look=look,
             sleep=lambda seconds: time.sleep(seconds),  # this module's clock (tests count waits)
@@ -611,12 +653,20 @@ def _claim(key: str) -> tuple[str | None, tuple[bytes, dict] | None]:
         return None, None
     if claim.taken:
         return token, None
+    if claim.timed_out and not wait:
+        return BUSY, None
     if claim.outcome is not None:
         _remember(key, claim.outcome)
     return None, claim.outcome
 
 
-def _release(key: str, token: str, since: float, storable: bool) -> None:
+#: What ``_claim`` returns as its token when it may not wait and another request holds the lock.
+BUSY = "busy"
+
+
+def _release(
+    key: str, token: str, since: float, storable: bool, hold: float = LOCK_TIMEOUT
+) -> None:
     """Release the compute lock ``token`` of page ``key`` taken at ``since``
     (``time.monotonic()``): deleted (after the page was stored, or the computing failed), or
     replaced by ``NOT_STORABLE`` when the answer may not be stored. A lock that may have
@@ -626,7 +676,7 @@ def _release(key: str, token: str, since: float, storable: bool) -> None:
     try:
         if not storable:
             _cache().set(lock_key, NOT_STORABLE, LOCK_TIMEOUT)
-        elif time.monotonic() - since < LOCK_TIMEOUT - 1:
+        elif time.monotonic() - since < hold - 1:
             _cache().delete(lock_key)
     except Exception:
         log.exception("page cache: could not release the lock of a page (token %s)", token)
@@ -649,7 +699,127 @@ def _declared(scopes):
     return lambda request, args, kwargs: fixed
 
 
-def cached_page(view=None, *, scopes=None):
+# --- the query a page reads ---------------------------------------------------------------------
+
+_SETTLED = "_pagecache_settled"  # request attribute: parameter → the value the view used ("")
+
+
+def settle(request, name: str, value, default=None) -> None:
+    """Say which value of query parameter ``name`` the page shows: ``value`` (a page number,
+    a year, a choice), or ``default`` when it is the one shown without the parameter (then the
+    canonical address has no ``name``). A page whose query says otherwise is redirected to the
+    canonical address; one whose declared parameter is present but unsettled is not stored
+    (see "One entry per real variant" above). Harmless outside a cached page."""
+    settled = getattr(request, _SETTLED, None)
+    if settled is None:
+        settled = {}
+        setattr(request, _SETTLED, settled)
+    settled[name] = "" if value is None or value == default else str(value)
+
+
+def settle_page(request, page, name: str = "page") -> None:
+    """``settle`` the page number of a paged list: ``page`` (a Django ``Page``; None when the
+    list is not paged) → its number (the address without ``name`` is the first page too)."""
+    settle(request, name, page.number if page is not None else None)
+
+
+def _read_only(request, names: tuple[str, ...]) -> None:
+    """Remove from ``request`` every query parameter that is not in ``names`` (its ``GET``
+    and its ``QUERY_STRING``, hence ``get_full_path`` and the page key), keeping the order of
+    ``names``."""
+    given = request.GET
+    if not given:
+        return
+    kept = QueryDict(mutable=True)
+    for name in names:
+        if name in given:
+            kept.setlist(name, given.getlist(name))
+    query = kept.urlencode()
+    if query == request.META.get("QUERY_STRING", ""):
+        return
+    kept._mutable = False
+    request.GET = kept
+    request.META["QUERY_STRING"] = query
+
+
+def _canonical(request, params: tuple[str, ...]) -> tuple[bool, str | None]:
+    """After the view ran: ``(storable, location)``. ``location``: the canonical address when a
+    declared parameter of the query was settled to another value (or to its default: then the
+    address has no such parameter), else None; ``storable``: every declared parameter present
+    was settled to exactly its value."""
+    settled = getattr(request, _SETTLED, {})
+    storable, moved = True, False
+    query = QueryDict(mutable=True)
+    for name in params:
+        if name not in request.GET:
+            continue
+        given = request.GET.getlist(name)
+        if name not in settled:
+            storable = False
+            query.setlist(name, given)
+        elif not settled[name] or given != [settled[name]]:
+            moved = True
+            if settled[name]:
+                query[name] = settled[name]
+        else:
+            query[name] = settled[name]
+    if not moved:
+        return storable, None
+    return False, request.path + (f"?{query.urlencode()}" if query else "")
+
+
+# --- heavy outputs ------------------------------------------------------------------------------
+
+
+def _take_slot() -> str | None:
+    """One of the ``heavy_at_once()`` slots of the heavy outputs (``cache.add``, for
+    ``HEAVY_HOLD`` seconds): its cache key, or None when every slot is taken. A cache error
+    counts as a free slot (logged): the site answers as without a cache."""
+    token = uuid.uuid4().hex
+    try:
+        for n in range(heavy_at_once()):
+            key = f"{HEAVY_SLOT_PREFIX}{n}"
+            if _cache().add(key, token, HEAVY_HOLD):
+                return key
+    except Exception:
+        log.exception("page cache: could not take a slot for a heavy output")
+        return ""
+    return None
+
+
+def _free_slot(slot: str) -> None:
+    if slot:
+        try:
+            _cache().delete(slot)
+        except Exception:
+            log.exception("page cache: could not free a slot of the heavy outputs")
+
+
+def preparing(request) -> HttpResponse:
+    """The answer to a heavy output that cannot be made now (``heavy=True``): 503, a short page
+    "Preparando el archivo" that reloads itself after ``HEAVY_RETRY`` seconds (and
+    ``Retry-After`` for programs), never stored."""
+    response = HttpResponse(
+        render_to_string("preparing.html", {"retry": HEAVY_RETRY}, request=request), status=503
+    )
+    response["Retry-After"] = str(HEAVY_RETRY)
+    patch_cache_control(response, no_store=True, max_age=0)
+    return response
+
+
+def _made_in_a_slot(view, request, args, kwargs):
+    """A heavy output computed outside the cache (a logged-in reader): in a slot, or
+    ``preparing``."""
+    slot = _take_slot()
+    if slot is None:
+        return preparing(request)
+    try:
+        return view(request, *args, **kwargs)
+    finally:
+        _free_slot(slot)
+
+
+def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
     """Decorator for a public page: for anonymous readers, answer from the page cache when it
     holds this page of the current generations of its scopes, else render and store it;
     either way the answer carries the key as its ETag, and a conditional GET that names it gets
@@ -660,14 +830,24 @@ def cached_page(view=None, *, scopes=None):
     a callable ``(request, *args, **kwargs) -> list[str]`` called with the view's arguments
     (``tournament_pages``). ``@cached_page`` without arguments: ``ALL`` only, for a page that
     shows no club data (a page that shows any must name its scopes, or it would change only
-    with ``ALL``). The wrapper's ``page_scopes`` is ``scopes`` as given (None: not given)."""
+    with ``ALL``). ``params``: the query parameters the view reads (names; it tells the
+    values it used: ``settle``), ``computed``: those whose pages are never stored (free text);
+    every other parameter is removed before the view runs. ``heavy``: a PDF or a workbook (made in one of the
+    ``HEAVY_AT_ONCE`` slots, else ``preparing``). The wrapper's ``page_scopes`` is ``scopes``
+    as given (None: not given), ``page_params`` the parameters it reads."""
     if view is None:
-        return partial(cached_page, scopes=scopes)
+        return partial(cached_page, scopes=scopes, params=params, computed=computed, heavy=heavy)
     declared = _declared(scopes)
+    params, computed = tuple(params), tuple(computed)
+    reads = params + computed
+    hold = HEAVY_HOLD if heavy else LOCK_TIMEOUT
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
+        _read_only(request, reads)
         if not enabled() or not _shared_request(request):
+            if heavy:
+                return _made_in_a_slot(view, request, args, kwargs)
             return view(request, *args, **kwargs)
         try:
             tokens = generations(declared(request, args, kwargs))
@@ -681,31 +861,47 @@ def cached_page(view=None, *, scopes=None):
                 entry = None if not_modified else _get(key)
         except Exception:  # the cache server is down: every page is computed, as without cache
             log.exception("page cache: unavailable")
+            if heavy:
+                return _made_in_a_slot(view, request, args, kwargs)
             return view(request, *args, **kwargs)
         if not_modified:
             response = HttpResponseNotModified()
             response["ETag"] = etag
             return response
-        lock = None
+        lock = slot = None
         if entry is None and key is not None:
-            # A miss: one request computes the page, the others wait for it (herd protection).
-            lock, entry = _claim(key)
+            # A miss: one request computes the page, the others wait for it (herd protection;
+            # a heavy output: they are told to come back).
+            lock, entry = _claim(key, hold=hold, wait=0 if heavy else WAIT_LIMIT)
             since = time.monotonic()
+            if lock == BUSY:
+                return preparing(request)
         if entry is not None:
             response = _response(entry)
         else:
             stored = None
             try:
+                if heavy:
+                    slot = _take_slot()
+                    if slot is None:
+                        return preparing(request)  # the lock is released below: no page
                 response = _compute(view, request, args, kwargs)
-                if not _storable(request, response):
+                storable, location = _canonical(request, reads) if reads else (True, None)
+                if location is not None:
+                    response = HttpResponseRedirect(location)
+                if computed and any(name in request.GET for name in computed):
+                    storable = False
+                if not storable or not _storable(request, response):
                     if lock is not None:
-                        _release(key, lock, since, storable=False)
+                        _release(key, lock, since, storable=False, hold=hold)
                         lock = None
                     return response
                 stored = _store(request, response, key, tokens, missing)
             finally:
+                if slot is not None:
+                    _free_slot(slot)
                 if lock is not None:  # stored, failed or raised: the waiters look again
-                    _release(key, lock, since, storable=True)
+                    _release(key, lock, since, storable=True, hold=hold)
             if stored is None:
                 return response
             etag = f'"{stored[:40]}"'
@@ -713,6 +909,7 @@ def cached_page(view=None, *, scopes=None):
         return response
 
     wrapper.page_scopes = scopes
+    wrapper.page_params = reads
     return wrapper
 
 
@@ -759,17 +956,22 @@ def _revalidate(response, request):
     return response
 
 
-def public_page(view=None, *, scopes=None):
+def public_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
     """Decorator for every public page (tournaments, ranking, glossary): ``cached_page`` with
-    these ``scopes`` and the Cache-Control of ``_revalidate``. ``@public_page(scopes=...)``;
-    bare ``@public_page``: ``ALL`` only (see ``cached_page``)."""
+    these ``scopes``, ``params``, ``computed`` and ``heavy``, and the Cache-Control of
+    ``_revalidate``. ``@public_page(scopes=...)``; bare ``@public_page``: ``ALL`` only (see
+    ``cached_page``)."""
     if view is None:
-        return partial(public_page, scopes=scopes)
-    cached = cached_page(view, scopes=scopes)
+        return partial(public_page, scopes=scopes, params=params, computed=computed, heavy=heavy)
+    cached = cached_page(view, scopes=scopes, params=params, computed=computed, heavy=heavy)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        return _revalidate(cached(request, *args, **kwargs), request)
+        response = cached(request, *args, **kwargs)
+        if response.status_code == 503 and response.has_header("Retry-After"):
+            return response  # "Preparando el archivo": no-store
+        return _revalidate(response, request)
 
     wrapper.page_scopes = scopes
+    wrapper.page_params = cached.page_params
     return wrapper

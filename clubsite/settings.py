@@ -146,6 +146,9 @@ DATABASE_ROUTERS = ["clubsite.routers.PrimaryReplicaRouter"]
 # The public pages' cache (clubsite/pagecache.py, docs/performance.md "Page cache"): on unless
 # DJANGO_PAGE_CACHE=0.
 PAGE_CACHE = env_bool("DJANGO_PAGE_CACHE", True)
+# How many heavy outputs (PDFs, workbooks) the whole site makes at once (clubsite/pagecache.py,
+# "Heavy outputs"): the others answer "Preparando el archivo" and retry by themselves.
+HEAVY_AT_ONCE = env_int("DJANGO_HEAVY_AT_ONCE", 1, minimum=1, maximum=64, example="2")
 
 # Sessions in the database (Django's default engine, stated here on purpose): a login made
 # through one app server is valid on every other.

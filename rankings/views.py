@@ -19,8 +19,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from clubsite.http import form_page
-from clubsite.pagecache import RANKING, public_page
+from clubsite.pagecache import RANKING, public_page, settle, settle_page
 from rankings import elo, health, ledger, queries, stories, tasks
 from rankings.exports import LEDGER_HEADER, RANKING_HEADER, ledger_rows, ranking_rows
 from rankings.forms import CalculatorForm
@@ -53,13 +52,17 @@ def _not_current_csv() -> HttpResponse:
     return response
 
 
+#: The calculator's fields: its query parameters (``calculator``).
+CALCULATOR_FIELDS = ("a1", "a2", "b1", "b2", "tantos_a", "tantos_b")
+
+
 def _current_year() -> int:
     return timezone.localdate().year
 
 
 @require_safe
 @tasks.watches_replay
-@public_page(scopes=[RANKING])
+@public_page(scopes=[RANKING], params=("year", "page"), computed=("q",))
 def ranking(request):
     """The ranking of a year (``?year=``, default the current one), searchable by name (``?q=``),
     ``RANKING_PAGE_SIZE`` players a page (``?page=``; a page out of range shows the last one)."""
@@ -81,6 +84,8 @@ def ranking(request):
         page = Paginator(lines, RANKING_PAGE_SIZE).get_page(request.GET.get("page"))
     else:  # one page from the database (queries.ranking_page)
         page = queries.ranking_page(year, request.GET.get("page"), RANKING_PAGE_SIZE)
+    settle(request, "year", year)
+    settle_page(request, page)
     context = {
         "year": year,
         "years": sorted(set(years) | {year}, reverse=True),
@@ -105,7 +110,7 @@ def _csv_response(request, header, rows_of, filename):
 
 
 @require_safe
-@public_page(scopes=[RANKING])
+@public_page(scopes=[RANKING], params=downloads.CSV_PARAMS)
 def ranking_csv(request, year):
     """The ranking of ``year`` as CSV (``exports.ranking_rows``): for people, rating and change
     to 1 decimal as the page shows them; ``?precision=full``, at full precision. 503 while the
@@ -122,7 +127,7 @@ def ranking_csv(request, year):
 
 
 @require_safe
-@public_page(scopes=[RANKING])
+@public_page(scopes=[RANKING], heavy=True)
 def ranking_xlsx(request, year):
     """The ranking of ``year`` for people as an .xlsx workbook; 503 while the ranking needs
     attention."""
@@ -138,7 +143,7 @@ def ranking_xlsx(request, year):
 
 
 @require_safe
-@public_page(scopes=[RANKING])
+@public_page(scopes=[RANKING], params=downloads.CSV_PARAMS, heavy=True)
 def ledger_csv(request, year):
     """Every rated game of ``year``, one row per player (the ledger, ``exports.ledger_rows``,
     published tournaments only), as CSV: for people, figures rounded as the pages show them;
@@ -155,7 +160,7 @@ def ledger_csv(request, year):
 
 
 @require_safe
-@public_page(scopes=[RANKING])
+@public_page(scopes=[RANKING], heavy=True)
 def ledger_xlsx(request, year):
     """The ledger of ``year`` for people (as ``ledger_csv``) as an .xlsx workbook."""
 
@@ -178,7 +183,7 @@ def player_pages(request, pk, *args, **kwargs) -> list[str]:
 
 @require_safe
 @tasks.watches_replay
-@public_page(scopes=player_pages)
+@public_page(scopes=player_pages, params=("year", "page"))
 def player(request, pk):
     """A player's summary (rating now, position and games in this year's ranking, career
     games, every season with its games, final rating and change) and one season's chart and
@@ -214,6 +219,8 @@ def player(request, pk):
         ).get_page(request.GET.get("page"))
         games.object_list = queries.history_lines(p, list(games.object_list))
         points = queries.season_points(p, season)
+    settle(request, "year", season)
+    settle_page(request, games)
     this_year = by_year.get(year)
     position = queries.year_position(p.pk, year, rating=this_year.rating) if this_year else None
     return render(
@@ -279,7 +286,7 @@ def head_to_head(request, pk, other):
 
 
 @require_safe
-@public_page(scopes=[RANKING])
+@public_page(scopes=[RANKING], params=downloads.CSV_PARAMS)
 def player_csv(request, pk):
     """A player's rated games (the ledger's rows of the player, every season) as CSV: for
     people, figures rounded as the pages show them; ``?precision=full``, at full precision."""
@@ -295,14 +302,20 @@ def player_csv(request, pk):
     )
 
 
-@form_page
+@require_safe
+@public_page(scopes=[RANKING], computed=CALCULATOR_FIELDS)
 def calculator(request):
     """Expected score and rating change of each player for a hypothetical game (elo.py), from
-    their current ratings; while the ranking needs attention, a notice instead of figures."""
-    form = CalculatorForm(request.POST or None)
+    their current ratings; while the ranking needs attention, a notice instead of figures.
+
+    A form sent by GET (it computes, it stores nothing): the empty form is a cached page like
+    the others; with the game's fields (``CALCULATOR_FIELDS``) the answer is computed every
+    time and never stored (``public_page(computed=...)``); a field out of range or a game that
+    cannot be answers 400 with the reason."""
+    form = CalculatorForm(request.GET or None)
     outcome = None
     attention = health.attention()
-    if request.method == "POST" and form.is_valid() and not attention:
+    if form.is_bound and form.is_valid() and not attention:
         d = form.cleaned_data
         side_a = [p for p in (d["a1"], d["a2"]) if p]
         side_b = [p for p in (d["b1"], d["b2"]) if p]
@@ -322,7 +335,7 @@ def calculator(request):
         names = {p.pk: p.full_name for p in side_a + side_b}
         outcome = [(names[u.player_id], u) for u in updates]
     context = {"form": form, "outcome": outcome, "ledger_notice": attention}
-    status = 400 if request.method == "POST" and not form.is_valid() else 200
+    status = 400 if form.is_bound and not form.is_valid() else 200
     if request.htmx:
         return render(request, "rankings/calculator.html#calculator_result", context, status=status)
     return render(request, "rankings/calculator.html", context, status=status)

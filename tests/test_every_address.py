@@ -771,3 +771,97 @@ def test_head_answers_as_get_behind_every_login(club):
     admin: every model's pages)."""
     problems = head_walk(club, Visitor(club.users["sara"]))
     assert not problems, "\n".join(problems)
+
+
+# --- heavy outputs and the page cache: one entry per real variant -------------------------------
+
+
+def _cached_public_pages(club, anonymous_statuses):
+    """``{name: (url, view)}``: the published tournament's public addresses (anonymous 200)
+    whose view goes through the page cache (``public_page``: it has ``page_params``)."""
+    found, _ = addresses(club, "published")
+    pages = {}
+    for name, (url, _used) in found.items():
+        view = resolve(url.split("?", 1)[0]).func
+        if anonymous_statuses.get(name) == 200 and hasattr(view, "page_params"):
+            pages[name] = (url, view)
+    return pages
+
+
+@pytest.fixture
+def stored_keys(settings, monkeypatch):
+    """The page cache on, and the keys of the pages it stores, in order."""
+    from clubsite import pagecache
+
+    settings.PAGE_CACHE = True
+    pagecache.clear_local()
+    keys = []
+    real_put = pagecache._put
+
+    def put(key, response):
+        keys.append(key)
+        real_put(key, response)
+
+    monkeypatch.setattr(pagecache, "_put", put)
+    return keys
+
+
+def _with(url: str, query: str) -> str:
+    return url + ("&" if "?" in url else "?") + query
+
+
+def test_no_unknown_query_parameter_defeats_or_grows_the_page_cache(
+    club, anonymous_statuses, stored_keys
+):
+    """Every cached public page, asked with parameters it does not read: the same page, from
+    the same cache entry (its ETag), and nothing more stored."""
+    pages = _cached_public_pages(club, anonymous_statuses)
+    assert len(pages) >= 25, sorted(pages)
+    visitor = Visitor(None)
+    problems = []
+    for name, (url, _view) in sorted(pages.items()):
+        first = visitor("GET", url)
+        if not first.has_header("ETag"):
+            problems.append(f"{name}: GET {url} was not stored")
+            continue
+        count = len(stored_keys)
+        for junk in ("utm_source=cartel", "zz=8f3a9c", "zz=1&zz=2&fbclid=x" + "y" * 300):
+            again = visitor("GET", _with(url, junk))
+            if again.status_code != 200 or again.get("ETag") != first["ETag"]:
+                problems.append(
+                    f"{name}: ?{junk[:20]} answers {again.status_code} "
+                    f"with ETag {again.get('ETag')} (the page's is {first['ETag']})"
+                )
+        if len(stored_keys) != count:
+            problems.append(f"{name}: unknown parameters stored {len(stored_keys) - count} pages")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_declared_parameter_with_a_value_no_page_has_is_redirected_never_stored(
+    club, anonymous_statuses, stored_keys
+):
+    """``?page=99999``, ``?year=abc`` ...: a redirect to the page it is (then that page), or a
+    page computed but not stored; the cache grows by no entry for such an address."""
+    pages = _cached_public_pages(club, anonymous_statuses)
+    visitor = Visitor(None)
+    problems, redirected = [], 0
+    for name, (url, view) in sorted(pages.items()):
+        for param in view.page_params:
+            for value in ("99999", "abc", "-1", "0"):
+                asked = _with(url, f"{param}={value}")
+                count = len(stored_keys)
+                answer = visitor("GET", asked)
+                grew = len(stored_keys) - count
+                if answer.status_code == 302:
+                    redirected += 1
+                    location = answer["Location"]
+                    if f"{param}={value}" in location:
+                        problems.append(f"{name}: {asked} redirects to itself")
+                    elif visitor("GET", location).status_code != 200:
+                        problems.append(f"{name}: {asked} redirects to {location}, not a page")
+                elif answer.status_code not in (200, 400):
+                    problems.append(f"{name}: {asked} answers {answer.status_code}")
+                if grew:
+                    problems.append(f"{name}: {asked} stored {grew} pages")
+    assert not problems, "\n".join(problems)
+    assert redirected >= 10

@@ -255,7 +255,7 @@ def test_every_read_page_answers_head_as_get_and_refuses_post(world, client):
 
 
 def test_forms_answer_head_and_still_take_their_post(world, client):
-    for name in ("rankings:calculator", "login"):
+    for name in ("rankings:calculator", "login"):  # the calculator: a GET form
         url = reverse(name)
         assert client.get(url).status_code == 200
         head = client.head(url)
@@ -264,10 +264,12 @@ def test_forms_answer_head_and_still_take_their_post(world, client):
     out = client.head(reverse("logout"))
     assert (out.status_code, out["Location"]) == (303, "/")
     a, b = world["players"][0], world["players"][2]
-    answer = client.post(
+    answer = client.get(
         reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": 100, "tantos_b": 60}
     )
     assert answer.status_code == 200 and answer.context["outcome"]
+    assert client.post(reverse("rankings:calculator")).status_code == 405
+    assert client.post(reverse("login")).status_code == 200  # the form, with its errors
 
 
 def test_a_logged_in_reader_gets_head_too(world):

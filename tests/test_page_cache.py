@@ -633,6 +633,7 @@ def test_every_public_page_names_its_scopes():
         ranking_views.head_to_head: stories.meeting_pages,
         calendar_views.calendar_page: [pagecache.CLUB],
         calendar_views.calendar_ics: [pagecache.CLUB],
+        ranking_views.calculator: [pagecache.RANKING],
     }
     for view, scopes in expected.items():
         assert view.page_scopes == scopes, view.__name__

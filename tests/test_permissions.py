@@ -133,7 +133,7 @@ PERMISSIONS = {
     "rankings:player": get_only(EVERYONE),
     "rankings:player_csv": get_only(EVERYONE),
     "rankings:head_to_head": get_only(EVERYONE),  # two players' games against each other
-    "rankings:calculator": get_and_post(EVERYONE),
+    "rankings:calculator": get_only(EVERYONE),  # a GET form: it computes, it stores nothing
     "public:leagues": get_only(EVERYONE),  # leagues (tournaments/views/leagues.py)
     "public:league": get_only(EVERYONE),
     "public:league_csv": get_only(EVERYONE),

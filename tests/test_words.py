@@ -305,7 +305,7 @@ def test_djangos_own_messages_on_the_sites_forms_say_tu(director_client, client)
     assert "Introduce una dirección de correo electrónico válida." in body
     assert "Asegúrate de que este valor tenga como máximo 120 caracteres (tiene 200)." in body
     assert "Introduzca" not in body and "Asegúrese" not in body
-    calculator = client.post(reverse("rankings:calculator"), {"tantos_a": "-5", "tantos_b": "3"})
+    calculator = client.get(reverse("rankings:calculator"), {"tantos_a": "-5", "tantos_b": "3"})
     text = html.unescape(calculator.content.decode())
     assert "Asegúrate de que este valor sea mayor o igual que 0." in text
     with translation.override("es"):

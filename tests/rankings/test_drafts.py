@@ -156,7 +156,7 @@ def test_no_public_page_or_file_names_the_draft_or_its_own_players(client, club)
 
 
 def test_the_calculator_refuses_a_player_who_only_plays_in_a_draft(client, club):
-    r = client.post(
+    r = client.get(
         reverse("rankings:calculator"),
         {"a1": club.gaspar.pk, "b1": club.fabiola.pk, "tantos_a": "100", "tantos_b": "50"},
     )

@@ -198,7 +198,7 @@ def test_player_page_query_count_does_not_grow_with_games(
 
 def test_calculator_gives_expected_and_change_with_htmx(client, season):
     a, b = season[0], season[1]
-    r = client.post(
+    r = client.get(
         reverse("rankings:calculator"),
         {"a1": a.pk, "b1": b.pk, "tantos_a": "100", "tantos_b": "50"},
         HTTP_HX_REQUEST="true",
@@ -217,11 +217,11 @@ def test_calculator_gives_expected_and_change_with_htmx(client, season):
 
 def test_calculator_refuses_a_tie_and_a_player_twice(client, season):
     a, b = season[0], season[1]
-    r = client.post(
+    r = client.get(
         reverse("rankings:calculator"), {"a1": a.pk, "b1": b.pk, "tantos_a": "80", "tantos_b": "80"}
     )
     assert r.status_code == 400 and "Un empate no es un resultado" in r.content.decode()
-    r = client.post(
+    r = client.get(
         reverse("rankings:calculator"),
         {"a1": a.pk, "b1": a.pk, "tantos_a": "100", "tantos_b": "80"},
     )
@@ -230,7 +230,7 @@ def test_calculator_refuses_a_tie_and_a_player_twice(client, season):
 
 def test_calculator_explains_an_out_of_range_score_in_the_htmx_answer(client, season):
     a, b = season[0], season[1]
-    r = client.post(
+    r = client.get(
         reverse("rankings:calculator"),
         {"a1": a.pk, "b1": b.pk, "tantos_a": "-5", "tantos_b": "100"},
         HTTP_HX_REQUEST="true",

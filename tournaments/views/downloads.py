@@ -9,16 +9,22 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 
+from clubsite.pagecache import settle
 from tournaments.exports import BOM, CSV_TYPE, XLSX_TYPE
 
 #: The query that asks a CSV link for its exact form.
 FULL_PRECISION = ("precision", "full")
+#: The query parameters of a CSV download (``public_page(params=CSV_PARAMS)``).
+CSV_PARAMS = (FULL_PRECISION[0],)
 
 
 def full_precision(request) -> bool:
-    """Whether ``request`` asks for the exact form (``?precision=full``)."""
+    """Whether ``request`` asks for the exact form (``?precision=full``; any other value is
+    the form for people, and its address is the one without the parameter: ``settle``)."""
     key, value = FULL_PRECISION
-    return request.GET.get(key) == value
+    exact = request.GET.get(key) == value
+    settle(request, key, value if exact else None)
+    return exact
 
 
 def csv_response(text: str, filename: str, *, exact: bool = False) -> HttpResponse:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from clubsite.pagecache import CLUB, public_page
+from clubsite.pagecache import CLUB, public_page, settle
 from tournaments import leagues
 from tournaments.models import League, Tournament
 from tournaments.scoring import league as rules
@@ -43,7 +43,7 @@ def _league(slug: str) -> League:
 
 
 @require_safe
-@public_page(scopes=[leagues.LEAGUES, CLUB])
+@public_page(scopes=[leagues.LEAGUES, CLUB], params=("season",))
 def league_list(request):
     """The leagues of one season (``?season=``; by default the current year when it has
     leagues, else the newest season that has), with links to every season, newest first.
@@ -58,6 +58,7 @@ def league_list(request):
         season = default
     if season not in seasons:
         season = default
+    settle(request, "season", season)
     items = list(
         League.objects.filter(season=season)
         .annotate(
@@ -99,7 +100,7 @@ def league_detail(request, league):
 
 
 @require_safe
-@public_page(scopes=league_pages)
+@public_page(scopes=league_pages, params=downloads.CSV_PARAMS)
 def league_csv(request, league):
     """The league table as CSV (``leagues.league_csv``), with its byte-order mark. Its figures
     are whole numbers: ``?precision=full`` gives the same figures (saved as "-exacto")."""
@@ -111,7 +112,7 @@ def league_csv(request, league):
 
 
 @require_safe
-@public_page(scopes=league_pages)
+@public_page(scopes=league_pages, heavy=True)
 def league_xlsx(request, league):
     """The league table as an .xlsx workbook (``leagues.league_xlsx``)."""
     found = _league(league)

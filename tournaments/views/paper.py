@@ -205,7 +205,7 @@ def round_by_name(request, slug, number):
 
 
 @require_safe
-@public_page(scopes=tournament_pages)
+@public_page(scopes=tournament_pages, heavy=True)
 def round_by_name_pdf(request, slug, number):
     """``round_by_name`` as a PDF (A4), ``<slug>-ronda-<n>-por-nombre.pdf``; 503 in words when
     the server cannot make PDFs (``pdf_response``)."""
@@ -224,7 +224,7 @@ def round_by_name_pdf(request, slug, number):
 
 
 @require_safe
-@public_page(scopes=tournament_pages)
+@public_page(scopes=tournament_pages, heavy=True)
 def standings_pdf(request, slug):
     """The standings as a PDF (A4): every line, with every column of the page
     (``public.standings_context``), ``<slug>-clasificacion.pdf``; 503 in words when the

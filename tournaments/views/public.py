@@ -18,7 +18,14 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from clubsite.pagecache import CLUB, RANKING, public_page, tournament_pages
+from clubsite.pagecache import (
+    CLUB,
+    RANKING,
+    public_page,
+    settle,
+    settle_page,
+    tournament_pages,
+)
 from rankings import health, tasks
 from rankings.queries import top_of_year
 from rankings.tasks import watches_replay
@@ -165,7 +172,7 @@ def home(request):
 
 
 @require_safe
-@public_page(scopes=[CLUB])
+@public_page(scopes=[CLUB], params=("system", "year", "page"))
 def tournament_list(request):
     """The archive: the published tournaments of one year (``?year=``), newest first, of one
     scoring system (``?system=``, a registered key; anything else: every system),
@@ -199,6 +206,9 @@ def tournament_list(request):
         year = default
     of_year = visible.filter(date__year=year).order_by("-date", "name", "pk")
     page = Paginator(of_year, TOURNAMENTS_PAGE_SIZE).get_page(request.GET.get("page"))
+    settle(request, "system", system, default="")
+    settle(request, "year", year)
+    settle_page(request, page)
     # The entries of the page's tournaments only (counting them in the paged query would put
     # a join and a GROUP BY into the paginator's count too).
     page.object_list = list(page.object_list)
@@ -243,7 +253,7 @@ def tournament_list(request):
 
 
 @require_safe
-@public_page(scopes=tournament_pages)
+@public_page(scopes=tournament_pages, params=("page",))
 def tournament_detail(request, slug):
     """Settings, entries, each round's tables with results, and the standings.
 
@@ -300,6 +310,7 @@ def tournament_detail(request, slug):
         **_live_context(t),
         **standings_context(t, page=(request.GET.get("page") or 1) if large else None),
     }
+    settle_page(request, context["standings_page"])
     context["og"] = sharing.tournament_card(
         t, head=context["standings_leader"], current_round=current
     )
@@ -307,7 +318,7 @@ def tournament_detail(request, slug):
 
 
 @require_safe
-@public_page(scopes=tournament_pages)
+@public_page(scopes=tournament_pages, params=("page",))
 def standings(request, slug):
     """The standings, and the current round's tables (both refresh live while the tournament
     runs). The HTMX refresh gets the standings partial alone.
@@ -319,6 +330,7 @@ def standings(request, slug):
     t = tournament_or_404(request, slug)
     page = request.GET.get("page", None if request.htmx else 1)
     context = {"t": t, **_live_context(t), **standings_context(t, page=page)}
+    settle_page(request, context["standings_page"])
     if request.htmx:
         return render(request, "tournaments/standings.html#standings_table", context)
     current = t.current_round()
@@ -333,7 +345,7 @@ def standings(request, slug):
 
 
 @require_safe
-@public_page(scopes=tournament_pages)
+@public_page(scopes=tournament_pages, params=downloads.CSV_PARAMS)
 def standings_csv(request, slug):
     """The standings as CSV (``exports.standings_csv``, with its byte-order mark): for people,
     figures as the page shows them; ``?precision=full``, the exact form."""
@@ -346,7 +358,7 @@ def standings_csv(request, slug):
 
 
 @require_safe
-@public_page(scopes=tournament_pages)
+@public_page(scopes=tournament_pages, heavy=True)
 def standings_xlsx(request, slug):
     """The standings for people as an .xlsx workbook (``exports.standings_xlsx``)."""
     t = tournament_or_404(request, slug)
@@ -487,7 +499,7 @@ def find_players(t: Tournament, tables, byes, query: str) -> list[TableFinding]:
 
 
 @require_safe
-@public_page(scopes=tournament_pages)
+@public_page(scopes=tournament_pages, computed=("q",))
 def find_table(request, slug):
     """ "Find my table": with ``?q=`` the current round's table, side, seat, partners and
     opponents of every player whose name matches (or "descansa"); without it, every table of
