@@ -165,8 +165,9 @@ EXCLUDED: dict[str, str] = {
         "import rebuilds the ranking itself"
     ),
     "tournaments.ImportJob": (
-        "a results file on its way in: operational; what it imported is in the file (results "
-        "with their history), and its text is the uploaded file, kept only until it ends"
+        "a results or castigos file on its way in: operational; what it imported is in the "
+        "file (results and castigos with their history), and its text or workbook is the "
+        "uploaded file, kept only until it ends"
     ),
     "rankings.LedgerRow": "derived: rebuilt by the import from the restored results",
     "rankings.YearRating": "derived: the year figures, rebuilt with the ledger",

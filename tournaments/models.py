@@ -990,15 +990,19 @@ class Sorteo(models.Model):
 
 
 class ImportJob(models.Model):
-    """One results file sent through the import page, imported in the background
-    (``tournaments.imports.jobs.import_results_task``, all or nothing, as ``tournaments.imports``).
+    """One file sent through the import page, imported in the background
+    (``tournaments.imports.jobs.import_results_task``, all or nothing, as ``tournaments.imports``):
+    a results file (``kind`` "results"), or a castigos workbook ("castigos"; a castigos CSV is
+    imported in the request).
 
-    ``data`` holds the decoded file (at most 5 MB) until the job ends, then is emptied; a job
-    whose worker stopped keeps it, so the page can run it again. ``done``/``total`` count the
-    tables written: on PostgreSQL the worker writes them here while the import runs (through a
-    connection of its own, ``tournaments.progress``), on SQLite only at the end (the running
-    count is in a small file then). ``report`` is the success report (the
-    ``services.ImportReport`` fields, plus ``published``), ``refusal`` the refusal
+    The file waits in ``data`` (CSV text, decoded by the page) or ``workbook`` (an .xlsx as
+    uploaded, at most 5 MB, unread: a workbook is parsed by the job, never in a request) until
+    the job ends, then both are emptied; a job whose worker stopped keeps its file, so the page
+    can run it again. ``done``/``total`` count the tables written: on PostgreSQL the worker
+    writes them here while the import runs (through a connection of its own,
+    ``tournaments.progress``), on SQLite only at the end (the running count is in a small file
+    then). ``report`` is the success report (the ``services.ImportReport`` fields, plus
+    ``published``; of castigos: ``created``, ``notes``, ``warnings``), ``refusal`` the refusal
     (``{"summary": sentence, "errors": [[line, message], ...]}``), both in ``language``, the
     language of the page that sent the file."""
 
@@ -1008,12 +1012,18 @@ class ImportJob(models.Model):
         DONE = "done", _("terminada")
         FAILED = "failed", _("rechazada")
 
+    class Kind(models.TextChoices):
+        RESULTS = "results", _("resultados")
+        CASTIGOS = "castigos", _("castigos")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="import_jobs")
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     file_name = models.CharField(_("archivo"), max_length=255)
+    kind = models.CharField(max_length=8, choices=Kind, default=Kind.RESULTS)
     data = models.TextField(blank=True)
+    workbook = models.BinaryField(blank=True, default=b"")
     language = models.CharField(max_length=10, blank=True)
     status = models.CharField(
         _("estado"), max_length=8, choices=Status, default=Status.QUEUED, db_index=True

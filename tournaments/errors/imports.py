@@ -33,6 +33,30 @@ MESSAGES: dict[str, str] = {
     "file_too_large": gettext_noop(
         "El archivo tiene más de {max} líneas: divídelo en varios archivos."
     ),
+    # A workbook's bounds (tournaments/imports/reading.py, docs/performance.md)
+    "file_too_wide": gettext_noop(
+        "La fila {row} tiene más de {max} columnas. Borra las columnas que sobran a la derecha "
+        "de los datos (aunque parezcan vacías) y vuelve a importarlo."
+    ),
+    "xlsx_too_many_parts": gettext_noop(
+        "El libro de cálculo tiene demasiadas partes ({count}; como mucho {max}). Guarda solo "
+        "la hoja de la importación como .xlsx o como «CSV UTF-8» y vuelve a importarlo."
+    ),
+    "xlsx_too_big": gettext_noop(
+        "El libro de cálculo es demasiado grande al descomprimirlo ({size} MB; como mucho "
+        "{max} MB). Guarda solo la hoja de la importación como .xlsx o como «CSV UTF-8» y "
+        "vuelve a importarlo."
+    ),
+    "xlsx_bomb": gettext_noop(
+        "El libro de cálculo está comprimido de una forma anómala (una de sus partes ocupa "
+        "{ratio} veces más al descomprimirla; como mucho {max}) y no se lee. Guárdalo de nuevo "
+        "desde la hoja de cálculo como .xlsx o como «CSV UTF-8» y vuelve a importarlo."
+    ),
+    "xlsx_too_complex": gettext_noop(
+        "El libro de cálculo tiene demasiado contenido para leerlo (más de {max} elementos "
+        "entre celdas, formatos y demás partes). Guarda solo la hoja de la importación como "
+        ".xlsx o como «CSV UTF-8» y vuelve a importarlo."
+    ),
     "csv_syntax": gettext_noop("La línea no es CSV válido ({detail}); revisa las comillas."),
     "field_count": gettext_noop(
         "La línea tiene {found} campo(s); se esperaban {expected}, separados como los de la "

@@ -1,5 +1,5 @@
-"""The results imports sent through the import page, as background tasks (Django's tasks
-framework, ``settings.TASKS``): beside the imports they run.
+"""The imports sent through the import page, as background tasks (Django's tasks framework,
+``settings.TASKS``): beside the imports they run.
 
 A page import is an ``ImportJob`` row: ``start_import`` creates it and enqueues
 ``import_results_task`` once the row is committed; the task (in ``manage.py db_worker``, or
@@ -8,6 +8,11 @@ inline on the immediate backend) runs the usual import, all or nothing
 transaction (``tournaments.progress``), and records the outcome on the job: the report, or the
 refusal with every refused line, exactly as the import page showed them when it imported in
 the request. The web server's timeout no longer bounds an import.
+
+A job's file is CSV text the page decoded, or an .xlsx workbook as uploaded: a workbook is
+parsed here, never in a request (``reading.open_file``, bounded: docs/performance.md), and a
+workbook the bounds refuse is the job's refusal. A castigos workbook is a job too (``kind``
+"castigos", ``imports.import_castigos``).
 
 If the worker dies mid-import its transaction rolls back (nothing is stored) and the job stays
 "running": ``job_state`` calls it stalled once nothing has moved for ``STALL_SECONDS``, and
@@ -30,6 +35,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from tournaments import imports, progress
 from tournaments.errors import DomainError
+from tournaments.imports import reading
 from tournaments.models import ImportJob, Tournament
 from tournaments.permissions import can_manage
 
@@ -58,23 +64,29 @@ def start_import(
     acting_user,
     tournament: Tournament,
     file_name: str,
-    text: str,
     language: str,
+    text: str = "",
+    workbook: bytes = b"",
+    kind: str = ImportJob.Kind.RESULTS,
     notes: list[str] | tuple[str, ...] = (),
 ):
-    """Create the ``ImportJob`` of results file ``text`` (already decoded: CSV text, an .xlsx
-    workbook's first sheet as CSV) for ``tournament``, asked by ``acting_user`` on a page in
-    ``language``, and enqueue ``import_results_task`` once it is committed. ``notes``: how the
-    page read the file (``reading.FileText.notes``, sentences in ``language``), kept as the
-    job's ``report`` ``{"notes": [...]}`` until the job ends, then in its outcome (the report's
-    ``notes``, or the refusal's). Returns the job (status "queued"; on the immediate backend,
-    outside a transaction, the task has already run when this returns)."""
+    """Create the ``ImportJob`` of a file for ``tournament``, asked by ``acting_user`` on a
+    page in ``language``, and enqueue ``import_results_task`` once it is committed. The file is
+    ``text`` (CSV, decoded by the page) or ``workbook`` (an .xlsx as uploaded, which only
+    ``reading.check_workbook`` has seen: the job parses it); ``kind``: "results" (any file) or
+    "castigos" (a workbook). ``notes``: how the page read the file (``reading.FileText.notes``,
+    sentences in ``language``), kept as the job's ``report`` ``{"notes": [...]}`` until the job
+    ends, then in its outcome (the report's ``notes``, or the refusal's). Returns the job
+    (status "queued"; on the immediate backend, outside a transaction, the task has already
+    run when this returns)."""
     with transaction.atomic():
         job = ImportJob.objects.create(
             tournament=tournament,
             requested_by=acting_user,
+            kind=kind,
             file_name=file_name[:255],
             data=text,
+            workbook=bytes(workbook),
             language=language or "",
             report={"notes": list(notes)} if notes else None,
         )
@@ -86,13 +98,14 @@ def start_import(
 @task
 def import_results_task(job_id: int) -> str:
     """Run import job ``job_id`` once: claim it (queued → running; a job already claimed, or
-    gone with its tournament, is left alone), import its file as its requester, in the
-    language of the page that sent it, and record the outcome. Returns the job's final status
-    ("done", "failed"), or "skipped".
+    gone with its tournament, is left alone), read its file (a workbook is parsed here,
+    ``reading.open_file``, whose notes join the page's), import it as its requester (results,
+    or castigos), in the language of the page that sent it, and record the outcome. Returns
+    the job's final status ("done", "failed"), or "skipped".
 
-    A refusal (``DomainError``: ``ImportRefused`` with its lines, or any other) is a "failed"
-    job with the refusal stored; an unexpected error too, with a sentence saying nothing was
-    saved, and is raised again for the worker's log."""
+    A refusal (``DomainError``: ``ImportRefused`` with its lines, a workbook's bounds, or any
+    other) is a "failed" job with the refusal stored; an unexpected error too, with a sentence
+    saying nothing was saved, and is raised again for the worker's log."""
     claimed = ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(
         status=ImportJob.Status.RUNNING, started_at=timezone.now()
     )
@@ -112,9 +125,15 @@ def _run(job: ImportJob) -> str:
     was_draft = t.status == Tournament.Status.DRAFT
     tracker = progress.throttled(job.pk)
     try:
+        data = job.data
+        if job.workbook:  # parsed here, never in the request (bounded: reading._xlsx)
+            source = reading.open_file(bytes(job.workbook))
+            data, notes = source.text, notes + source.notes
+        if job.kind == ImportJob.Kind.CASTIGOS:
+            return _castigos(job, data, notes)
         with _readers_never_locked_out():
             report = imports.import_results(
-                acting_user=user, tournament=t, data=job.data, progress=tracker
+                acting_user=user, tournament=t, data=data, progress=tracker
             )
     except DomainError as exc:
         errors = [[line, message] for line, message in (getattr(exc, "listed", None) or [])]
@@ -140,6 +159,23 @@ def _run(job: ImportJob) -> str:
     finally:  # after the outcome is recorded: the page never sees a running job lose its count
         progress.close()
         progress.discard(job.pk)
+
+
+def _castigos(job: ImportJob, text: str, notes: list[str]) -> str:
+    """Import castigos file ``text`` (read from the job's workbook) as ``job``'s requester and
+    record the outcome: ``report`` ``{"created": n, "notes": [...], "warnings": [...]}`` (what
+    the tournament page says after a castigos file imported in the request). A refusal is
+    raised for ``_run`` to record."""
+    warnings: list[str] = []
+    created = imports.import_castigos(
+        acting_user=job.requested_by,
+        tournament=job.tournament,
+        data=text,
+        warnings=warnings,
+        notes=notes,
+    )
+    _finish(job.pk, DONE, report={"created": created, "notes": notes, "warnings": warnings})
+    return DONE
 
 
 @contextmanager
@@ -175,7 +211,7 @@ def _finish(job_id: int, status: str, *, counts=None, **fields) -> None:
     if counts is not None:
         fields.update(done=counts.done, total=counts.total)
     ImportJob.objects.filter(pk=job_id).update(
-        status=status, finished_at=timezone.now(), data="", **fields
+        status=status, finished_at=timezone.now(), data="", workbook=b"", **fields
     )
 
 
@@ -202,11 +238,11 @@ def retry_import(job: ImportJob, *, acting_user) -> ImportJob | None:
     if job_state(job)[0] != STALLED:
         return None
     with transaction.atomic():
-        if not job.data:
+        if not (job.data or job.workbook):
             return None
         retried = ImportJob.objects.filter(
             pk=job.pk, status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING]
-        ).update(status=ImportJob.Status.FAILED, finished_at=timezone.now(), data="")
+        ).update(status=ImportJob.Status.FAILED, finished_at=timezone.now(), data="", workbook=b"")
         if not retried:
             return None
         new = start_import(
@@ -214,6 +250,8 @@ def retry_import(job: ImportJob, *, acting_user) -> ImportJob | None:
             tournament=job.tournament,
             file_name=job.file_name,
             text=job.data,
+            workbook=bytes(job.workbook),
+            kind=job.kind,
             language=job.language,
             notes=(job.report or {}).get("notes", []),
         )

@@ -9,10 +9,12 @@ plan through the services.
   "Unicode text"), else Windows-1252 (cp1252: what a spreadsheet in a Spanish or English
   locale saves when not asked for UTF-8), with its columns separated by commas, semicolons or
   tabs (``read_rows`` tells which from the header line, which each format knows); or an
-  .xlsx workbook (its first worksheet, the same columns). ``FileText.notes`` says how the
-  file was read when it was not UTF-8 text. At most ``MAX_LINES`` lines, the header exactly
-  as the format says (case aside), at least one row after it; line numbers count the header
-  as line 1 (in a workbook, line = row).
+  .xlsx workbook (its first worksheet, the same columns), bounded before it is parsed
+  (``check_workbook``: the zip's directory, cheap enough for a request) and while it is
+  (the XML's elements, at most ``MAX_COLUMNS`` columns), and parsed only in a background job
+  or a command. ``FileText.notes`` says how the file was read when it was not UTF-8 text. At
+  most ``MAX_LINES`` lines, the header exactly as the format says (case aside), at least one
+  row after it; line numbers count the header as line 1 (in a workbook, line = row).
 - ``LineError``, ``ImportRefused`` and ``Errors`` (the refused lines, the first problem of
   each): an import is all or nothing, and a refusal lists every bad line.
 - the cell parsers: ``positive`` (round and table numbers), ``yes_no``, ``played_at``,
@@ -31,7 +33,9 @@ import datetime as dt
 import io
 import re
 import unicodedata
+import zipfile
 from typing import NamedTuple
+from xml.parsers import expat
 
 import openpyxl
 from django.utils import timezone
@@ -51,9 +55,12 @@ _NO = {"no", ""}
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 __all__ = [
+    "MAX_COLUMNS",
+    "MAX_FILE_BYTES",
     "MAX_LINES",
     "MAX_ROUND",
     "MAX_TABLE",
+    "MAX_UNPACKED",
     "Directory",
     "EntryRef",
     "Errors",
@@ -62,10 +69,12 @@ __all__ = [
     "LineError",
     "LooseMatch",
     "PlayerRef",
+    "check_workbook",
     "choose_player",
     "decode",
     "field_count",
     "file_error",
+    "is_workbook",
     "line_error",
     "names",
     "open_file",
@@ -97,8 +106,9 @@ class ImportRefused(DomainError):
     ``code`` is "import_invalid" when lines are wrong (its ``message`` then ends with the first
     bad line, so that a refusal shown in one sentence still says what is wrong), or the
     file-level reason: "bad_encoding", "bad_xlsx", "xls_file", "bad_header",
-    "file_too_large", "no_rows" (a header and nothing else). ``listed``: the lines to list
-    under the refusal's sentence.
+    "file_too_large", "no_rows" (a header and nothing else), or a workbook's bounds
+    ("xlsx_too_many_parts", "xlsx_too_big", "xlsx_bomb", "xlsx_too_complex",
+    "file_too_wide"). ``listed``: the lines to list under the refusal's sentence.
     """
 
     code = "import_invalid"
@@ -216,17 +226,20 @@ class FileText(NamedTuple):
 def open_file(data: bytes | str) -> FileText:
     """The import file ``data`` (bytes as uploaded or read, or text) as text.
 
-    Bytes are read as: an .xlsx workbook when they start as a zip archive (``ZIP_MAGIC``);
+    Bytes are read as: an .xlsx workbook when they start as a zip archive (``is_workbook``;
+    bounded before and while it is parsed, ``_xlsx``: seconds at most, never in a request);
     UTF-8 after a UTF-8 BOM; UTF-16 after a UTF-16 BOM; else UTF-8, or, when they are not
-    UTF-8, Windows-1252. Raises ImportRefused "bad_encoding" (a byte that none of these
-    encodings reads, or NUL characters: UTF-16 without a BOM; the line of the first one),
-    "xls_file" (an old binary .xls), "bad_xlsx" (a zip that is no readable workbook),
-    "file_too_large" (a worksheet of more than ``MAX_LINES`` rows)."""
+    UTF-8, Windows-1252 (linear in the text). Raises ImportRefused "bad_encoding" (a byte that
+    none of these encodings reads, or NUL characters: UTF-16 without a BOM; the line of the
+    first one), "xls_file" (an old binary .xls), "bad_xlsx" (a zip that is no readable
+    workbook), those of ``check_workbook`` ("xlsx_too_many_parts", "xlsx_too_big",
+    "xlsx_bomb"), "xlsx_too_complex" (too many XML elements), "file_too_large" (a worksheet
+    of more than ``MAX_LINES`` rows), "file_too_wide" (a row wider than ``MAX_COLUMNS``)."""
     if isinstance(data, str):
         text, encoding = data.removeprefix("\ufeff"), "text"
     else:
         raw = bytes(data)
-        if raw.startswith(ZIP_MAGIC):
+        if is_workbook(raw):
             return _xlsx(raw)
         if raw.startswith(XLS_MAGIC):
             raise file_error(1, "xls_file")
@@ -266,25 +279,188 @@ def _decoded(raw: bytes, encoding: str) -> str:
         raise file_error(line, "bad_encoding", line=line) from None
 
 
+# --- workbooks ---------------------------------------------------------------------------------
+#
+# An .xlsx workbook is a zip of XML parts: a few hundred kilobytes may unpack to gigabytes, and a
+# sheet may declare (``<dimension>``) or reference (``<c r="XFD1"/>``) millions of cells it does
+# not hold. Each bound below is checked before the work it bounds (docs/performance.md,
+# "Bounded inputs"); a request checks the zip's directory only (``check_workbook``), the parsing
+# (``open_file``) is a background job's or a command's.
+
+#: The largest file the import page takes (checked before it is read).
+MAX_FILE_BYTES = 5 * 1024 * 1024
+#: The zip's directory: at most ``MAX_PARTS`` parts unpacking to at most ``MAX_UNPACKED`` bytes
+#: in all (their declared sizes: a part is never read past its declared size), none of more
+#: than ``RATIO_FROM`` bytes compressed more than ``MAX_RATIO`` to 1 (a zip bomb; a real
+#: worksheet compresses about 10 to 1).
+MAX_PARTS = 1_000
+MAX_UNPACKED = 30 * 1024 * 1024
+MAX_RATIO = 100
+RATIO_FROM = 1024 * 1024
+#: The XML of the parts, streamed before openpyxl reads any (``_scan_parts``): at most
+#: ``MAX_ELEMENTS`` elements in all; of them at most ``MAX_OTHER_ELEMENTS`` that are not rows,
+#: cells or strings (``_LIGHT``, which openpyxl reads cheaply; styles, names, charts become
+#: objects, about 15 µs and 1 KB each); at most ``MAX_ROW_ELEMENTS`` inside one row (openpyxl
+#: holds a whole row at once: Excel's 16,384 columns, four elements a cell); no DTD. A results
+#: file of ``MAX_LINES`` rows has about 460,000.
+MAX_ELEMENTS = 1_000_000
+MAX_OTHER_ELEMENTS = 100_000
+MAX_ROW_ELEMENTS = 4 * 16_384
+#: The first worksheet as read: at most ``MAX_LINES`` rows of at most ``MAX_COLUMNS`` cells
+#: each (a results file has 5 to 12 columns), so at most ``MAX_CELLS`` cells are visited.
+MAX_COLUMNS = 60
+MAX_CELLS = MAX_LINES * MAX_COLUMNS
+#: The elements of rows and strings (local names): a row, a cell, its value, formula, inline
+#: string, text; an item of the shared strings.
+_LIGHT = frozenset({"row", "c", "v", "f", "is", "t", "si"})
+#: How much of a part the scan reads at a time.
+_CHUNK = 64 * 1024
+
+
+def is_workbook(data: bytes | str) -> bool:
+    """Whether ``data`` is read as an .xlsx workbook (bytes starting as a zip archive,
+    ``ZIP_MAGIC``): parsed by ``open_file`` in a background job or a command, never in a
+    request, which may only ``check_workbook``."""
+    return not isinstance(data, str) and bytes(data[:4]) == ZIP_MAGIC
+
+
+def check_workbook(raw: bytes) -> None:
+    """The check of workbook ``raw`` a request may make: the zip's central directory alone
+    (the list of its parts with their declared sizes), no part unpacked, no XML read; linear in
+    the file's size. Raises ImportRefused "bad_xlsx" (no zip, or one without a workbook's list
+    of parts, ``[Content_Types].xml``: an .ods ...), "xlsx_too_many_parts" (more than
+    ``MAX_PARTS``), "xlsx_too_big" (unpacking to more than ``MAX_UNPACKED`` bytes),
+    "xlsx_bomb" (a part compressed more than ``MAX_RATIO`` to 1)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            _check_directory(archive)
+    except ImportRefused:
+        raise
+    except Exception:  # no zip, or a damaged one
+        raise file_error(1, "bad_xlsx") from None
+
+
+def _megabytes(size: int) -> int:
+    return -(-size // (1024 * 1024))
+
+
+def _check_directory(archive: zipfile.ZipFile) -> None:
+    """``check_workbook`` on an open ``archive``."""
+    parts = archive.infolist()
+    if len(parts) > MAX_PARTS:
+        raise file_error(1, "xlsx_too_many_parts", count=len(parts), max=MAX_PARTS)
+    if not any(p.filename == "[Content_Types].xml" for p in parts):
+        raise file_error(1, "bad_xlsx")
+    unpacked = sum(p.file_size for p in parts)
+    if unpacked > MAX_UNPACKED:
+        raise file_error(1, "xlsx_too_big", size=_megabytes(unpacked), max=_megabytes(MAX_UNPACKED))
+    for p in parts:
+        if p.file_size > RATIO_FROM and p.file_size > MAX_RATIO * p.compress_size:
+            ratio = p.file_size // max(p.compress_size, 1)
+            raise file_error(1, "xlsx_bomb", ratio=ratio, max=MAX_RATIO)
+
+
+def _scan_parts(archive: zipfile.ZipFile) -> None:
+    """Stream the XML of every part of ``archive`` (``_check_directory`` passed: each part is
+    read at most to its declared size) through expat, counting elements, before openpyxl
+    parses any: openpyxl builds a tree of each part it reads (a whole row at once, every style
+    and name as an object), so its memory and time follow the elements, which the unpacked
+    size alone does not bound (``<c/>`` is four bytes). A part that is not XML (an image, a
+    binary part) stops at its first bytes, as it would for openpyxl.
+
+    Raises ImportRefused "xlsx_too_complex" (more than ``MAX_ELEMENTS`` elements, or more than
+    ``MAX_OTHER_ELEMENTS`` outside rows and strings), "file_too_wide" (a row holding more than
+    ``MAX_ROW_ELEMENTS``: far more than ``MAX_COLUMNS`` cells), "bad_xlsx" (a DTD: a
+    workbook's XML has none, and entities are how XML grows inside the parser)."""
+    counts = [0, 0]  # elements in all, elements not in _LIGHT
+    for info in archive.infolist():
+        if not info.is_dir():
+            with archive.open(info) as part:
+                _scan_xml(part, counts)
+
+
+def _scan_xml(part, counts: list[int]) -> None:
+    """One part of ``_scan_parts``, adding to ``counts``."""
+    parser = expat.ParserCreate(namespace_separator=" ")
+    depth = row_depth = row = inside = 0  # the row being read: its depth (0: none), number, size
+
+    def start(name: str, attrs: dict) -> None:
+        nonlocal depth, row_depth, row, inside
+        depth += 1
+        counts[0] += 1
+        if counts[0] > MAX_ELEMENTS:
+            raise file_error(1, "xlsx_too_complex", max=MAX_ELEMENTS)
+        local = name.rpartition(" ")[2]
+        if local not in _LIGHT:
+            counts[1] += 1
+            if counts[1] > MAX_OTHER_ELEMENTS:
+                raise file_error(1, "xlsx_too_complex", max=MAX_OTHER_ELEMENTS)
+        if row_depth:
+            inside += 1
+            if inside > MAX_ROW_ELEMENTS:
+                raise file_error(row, "file_too_wide", row=row, max=MAX_COLUMNS)
+        elif local == "row":
+            number = attrs.get("r", "")
+            ok = number.isascii() and number.isdigit() and len(number) < 8
+            row_depth, row, inside = depth, int(number) if ok else row + 1, 0
+
+    def end(_name: str) -> None:
+        nonlocal depth, row_depth
+        if depth == row_depth:
+            row_depth = 0
+        depth -= 1
+
+    def no_dtd(*_args) -> None:
+        raise file_error(1, "bad_xlsx")
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.StartDoctypeDeclHandler = no_dtd
+    while True:
+        chunk = part.read(_CHUNK)
+        try:
+            parser.Parse(chunk, not chunk)
+        except expat.ExpatError:  # no XML, or no more: openpyxl stops there too
+            return
+        if not chunk:
+            return
+
+
 def _xlsx(raw: bytes) -> FileText:
     """The first worksheet of workbook ``raw`` as comma-separated text, one line per row
     (so that line numbers are row numbers): each cell as text (``_cell_text``), each line as
-    wide as the header row (the first) or its last filled cell."""
+    wide as the header row (the first) or its last filled cell.
 
+    Bounded before and while it is parsed: the zip's directory (``check_workbook``), the XML
+    of every part (``_scan_parts``), then the rows as openpyxl streams them, with the sheet's
+    declared dimension ignored (a lying ``A1:XFD1048576`` would pad every row to 16,384 cells
+    and the sheet to a million rows): at most ``MAX_LINES`` rows ("file_too_large"), none
+    wider than ``MAX_COLUMNS`` ("file_too_wide", at its row; a row is as wide as its last
+    cell, empty or not)."""
     try:
-        book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            _check_directory(archive)
+            _scan_parts(archive)
+        book = openpyxl.load_workbook(
+            io.BytesIO(raw), read_only=True, data_only=True, keep_links=False
+        )
+    except ImportRefused:
+        raise
     except Exception:  # a zip that is no workbook (an .ods, a damaged file ...)
         raise file_error(1, "bad_xlsx") from None
     try:
         if not book.worksheets:
             raise file_error(1, "bad_xlsx")
         sheet = book.worksheets[0]
+        sheet.reset_dimensions()  # rows as stored, not padded to what the sheet declares
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         width = 0
         for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
             if number > MAX_LINES:
                 raise file_error(MAX_LINES + 1, "file_too_large", max=MAX_LINES)
+            if len(row) > MAX_COLUMNS:
+                raise file_error(number, "file_too_wide", row=number, max=MAX_COLUMNS)
             cells = [_cell_text(v) for v in row]
             while cells and cells[-1] == "":
                 cells.pop()

@@ -1,6 +1,6 @@
 """Directors' pages: a tournament's settings and page, its entries (add, remove, drop), the
-round-robin schedule, the CSV imports (results in the background, with their progress page)
-and the sorteos."""
+round-robin schedule, the imports (results, and castigos workbooks, in the background, with
+their progress page; a workbook is never parsed in the request) and the sorteos."""
 
 from __future__ import annotations
 
@@ -411,17 +411,21 @@ def round_robin(request, slug):
 def import_file(request, slug):
     """Upload form of the imports (results or castigos): CSV separated by commas, semicolons or
     tabs, in UTF-8, UTF-16 or Windows-1252, or an .xlsx workbook (``imports.reading
-    .open_file``; how it was read, when not UTF-8, is said with the outcome); all-or-nothing. The imports are
-    idempotent by themselves (a file imported again finds its results and castigos recorded
-    and stores nothing new); the form's one-time token (``access.one_submission``) also spares
-    a second copy the whole run and answers it as any repeated form: "Ya se había guardado".
+    .open_file``; how it was read, when not UTF-8, is said with the outcome); all-or-nothing.
+    The imports are idempotent by themselves (a file imported again finds its results and
+    castigos recorded and stores nothing new); the form's one-time token
+    (``access.one_submission``) also spares a second copy the whole run and answers it as any
+    repeated form: "Ya se había guardado".
 
     A results file is imported in the background (``jobs.start_import``): what can be checked
-    at once is (the form, the size, the encoding, the header, a file with no rows and the CSV
-    syntax: a refusal of the whole file is said in one sentence; a refusal
-    answers 400 with the tournament's page, as before, and nothing is queued); then the job is
-    created and the answer goes to its progress page (``import_job``). A castigos file (a few
-    lines, no tables to write) is still imported in the request."""
+    at once, cheaply, is (the form, the size, at most ``reading.MAX_FILE_BYTES``; for CSV text
+    the encoding, the header, a file with no rows and the CSV syntax, linear in the text; for
+    a workbook the zip's directory alone, ``reading.check_workbook``: a workbook is never
+    parsed in a request, its job parses it). A refusal of the whole file is said in one
+    sentence; a refusal answers 400 with the tournament's page, as before, and nothing is
+    queued; else the job is created and the answer goes to its progress page
+    (``import_job``). A castigos workbook goes the same way (a job of kind "castigos"); a
+    castigos CSV file (a few lines, no tables to write) is still imported in the request."""
     t = managed_tournament(request, slug)
     if request.submission.repeated:
         return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
@@ -431,14 +435,19 @@ def import_file(request, slug):
     if not form.is_valid():
         return _tournament_page(request, t, import_form=form, status=400)
     upload = form.cleaned_data["file"]
-    if upload.size > 5 * 1024 * 1024:
+    if upload.size > reading.MAX_FILE_BYTES:
         form.add_error("file", _("El archivo pasa de 5 MB."))
         return _tournament_page(request, t, import_form=form, status=400)
     data = upload.read()
+    kind = form.cleaned_data["kind"]
+    text, workbook = "", b""
     notes: list[str] = []  # how the file was read, when it was not UTF-8 text
     try:
-        if form.cleaned_data["kind"] == "results":
-            source = reading.open_file(data)  # CSV (, ; or tab; UTF-8, UTF-16, cp1252) or .xlsx
+        if reading.is_workbook(data):
+            reading.check_workbook(data)  # the zip's directory only: the job parses it
+            workbook = data
+        elif kind == "results":
+            source = reading.open_file(data)  # CSV (, ; or tab; UTF-8, UTF-16, cp1252)
             text, notes = source.text, source.notes
             header = tuple(imports.formats.of(t).header)
             if header:  # the file-level refusals at once: encoding, header, rows, CSV syntax
@@ -464,8 +473,10 @@ def import_file(request, slug):
     job = jobs.start_import(
         acting_user=request.user,
         tournament=t,
+        kind=kind,
         file_name=upload.name or "",
         text=text,
+        workbook=workbook,
         language=get_language(),
         notes=notes,
     )
@@ -477,16 +488,18 @@ def import_file(request, slug):
 @director_required
 @require_safe
 def import_job(request, slug, job_id):
-    """The progress page of a results import sent through ``import_file`` (who may import into
-    the tournament may see it: ``managed_tournament``; a job of another tournament is a 404).
+    """The progress page of an import sent through ``import_file`` (who may import into the
+    tournament may see it: ``managed_tournament``; a job of another tournament is a 404): a
+    results file, or a castigos workbook.
 
     While the job is queued or running: a progress bar ("123 de 2560 mesas"), which HTMX
     refreshes every second (an HTMX request gets the part alone, ``_import_job.html``; it
     stops asking once the job ended, and tells the end to the page's status region); without
     JavaScript, a link reloads the page. Then the outcome as the tournament page showed it
     when the import ran in the request: the counts, the warnings and "now public" when it was
-    imported; the refusal with every refused line, and the form to send the corrected file,
-    when it was refused. A job with no sign of life for ``tasks.STALL_SECONDS`` says it seems
+    imported (for castigos: how many, how the file was read, the warnings); the refusal with
+    every refused line (or a workbook's bounds, in one sentence), and the form to send the
+    corrected file, when it was refused. A job with no sign of life for ``tasks.STALL_SECONDS`` says it seems
     stopped (nothing was saved) and offers to run it again (``import_retry``)."""
     t = managed_tournament(request, slug)
     job = get_object_or_404(
@@ -516,7 +529,10 @@ def _job_context(request, t, job: ImportJob) -> dict:
         "oob": bool(request.htmx),
     }
     if state == jobs.DONE:
-        context["report_messages"] = _report_messages(t, job.report or {})
+        if job.kind == ImportJob.Kind.CASTIGOS:
+            context["report_messages"] = _castigos_messages(job.report or {})
+        else:
+            context["report_messages"] = _report_messages(t, job.report or {})
     elif state == jobs.FAILED:
         system = systems.of(t)
         refusal = job.refusal or {}
@@ -562,6 +578,15 @@ def _report_messages(t, report: dict) -> list[tuple[str, str]]:
                 ).format(name=t.name),
             )
         )
+    return said
+
+
+def _castigos_messages(report: dict) -> list[tuple[str, str]]:
+    """(level, sentence) of a finished castigos job, as the tournament page says them after a
+    castigos file imported in the request: the count, how the file was read, each warning."""
+    said = [("success", _("Castigos importados: {count}.").format(count=report.get("created", 0)))]
+    said += [("info", str(note)) for note in report.get("notes", [])]
+    said += [("warning", str(w)) for w in report.get("warnings", [])]
     return said
 
 
