@@ -209,24 +209,33 @@ def pair(
     *,
     entries: Sequence[Entry] | None = None,
     acting_user=None,
+    anyway: bool = False,
 ) -> Round:
     """Round ``number`` paired (``services.set_pairings``): ``tables`` is (side A, side B) for
     each table in order, a side an entry or a list of entries, or their indexes in
-    ``entries``. The entries left out rest."""
+    ``entries``. The entries left out rest. ``anyway``: the director's "pair anyway" (the
+    round before may still miss results)."""
     return services.set_pairings(
         acting_user=acting_user,
         tournament=t,
         round_number=number,
         tables=[(_side(a, entries), _side(b, entries)) for a, b in tables],
+        anyway=anyway,
     )
 
 
 def seat(
-    t: Tournament, number: int, tables: Iterable[Sequence[Entry]], *, acting_user=None
+    t: Tournament,
+    number: int,
+    tables: Iterable[Sequence[Entry]],
+    *,
+    acting_user=None,
+    anyway: bool = False,
 ) -> Round:
-    """Round ``number`` seated (``services.set_seating``): the entries of each table in order."""
+    """Round ``number`` seated (``services.set_seating``): the entries of each table in order;
+    ``anyway`` as ``pair``'s."""
     return services.set_seating(
-        acting_user=acting_user, tournament=t, round_number=number, tables=[*tables]
+        acting_user=acting_user, tournament=t, round_number=number, tables=[*tables], anyway=anyway
     )
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import names, services, systems
 from tournaments.errors import MESSAGES
 from tournaments.models import MAX_SCORE, Player, Tournament
+from tournaments.services import lifecycle
 
 
 class NameField(forms.CharField):
@@ -98,6 +99,21 @@ class TournamentForm(forms.ModelForm):
                 "hx-params": "not csrfmiddlewaretoken,form_token",
             }
         )
+        if "status" in self.fields:  # the statuses its steps reach from here (lifecycle)
+            allowed = lifecycle.status_choices(self.instance.status if self.instance.pk else None)
+            self.fields["status"].choices = [
+                (k, v) for k, v in Tournament.Status.choices if k in allowed
+            ]
+            if self.instance.pk:
+                self.fields["reason"] = forms.CharField(
+                    label=_("Motivo del cambio de estado"),
+                    required=False,
+                    max_length=100,
+                    help_text=_(
+                        "Para reabrir un torneo terminado o volverlo a borrador: queda en su "
+                        "historial."
+                    ),
+                )
         if self.instance.pk:
             # Settings page of an existing tournament: who directs it (services.set_tournament_directors).
             # Staff users may be chosen; anyone already listed stays selectable.

@@ -195,8 +195,13 @@ class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Borrador")
         REGISTRATION = "registration", _("Inscripción")
+        READY = "ready", _("Listo para empezar")
         RUNNING = "running", _("En curso")
         FINISHED = "finished", _("Terminado")
+
+    #: Published and not begun: taking sign-ups, or ready (sign-up closed, check-in under way).
+    #: The lists show them as upcoming (tournaments/services/lifecycle.py).
+    UPCOMING = (Status.REGISTRATION, Status.READY)
 
     name = models.CharField(_("nombre"), max_length=120)
     slug = models.SlugField(_("Dirección (slug)"), max_length=140, unique=True)

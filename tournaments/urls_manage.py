@@ -23,6 +23,7 @@ urlpatterns = [
     path("torneos/nuevo/", tournament_views.tournament_edit, name="tournament_add"),
     path("torneos/<slug:slug>/", tournament_views.tournament_manage, name="tournament"),
     path("torneos/<slug:slug>/ajustes/", tournament_views.tournament_edit, name="tournament_edit"),
+    path("torneos/<slug:slug>/paso/", tournament_views.tournament_step, name="tournament_step"),
     path("torneos/<slug:slug>/inscripciones/", tournament_views.entry_add, name="entry_add"),
     path(
         "torneos/<slug:slug>/inscripciones/<id:entry_id>/quitar/",

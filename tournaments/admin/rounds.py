@@ -34,6 +34,7 @@ from tournaments.admin.base import (
 )
 from tournaments.errors import DomainError
 from tournaments.models import Bye, Entry, Round, Seat, Table
+from tournaments.services import lifecycle
 from tournaments.systems.base import versus
 
 # --- rounds ------------------------------------------------------------------------------------
@@ -90,7 +91,26 @@ class ByeInline(admin.TabularInline):
         return formset
 
 
-class RoundAdminForm(forms.ModelForm):
+class NewRoundForm(forms.ModelForm):
+    """A round added in the admin follows the order of play of the pairings page: the one after
+    the last, within the planned rounds (``services.check_new_round``), and only once the round
+    before it is complete (``lifecycle.check_next_round``: the admin has no "pair anyway"; the
+    pairings page has). Each refusal beside the round's number."""
+
+    def clean(self):
+        cleaned = super().clean()
+        t, number = cleaned.get("tournament") or getattr(self.instance, "tournament", None), None
+        number = cleaned.get("number")
+        if self.instance.pk is None and t is not None and number is not None:
+            try:
+                services.check_new_round(t, number)
+                lifecycle.check_next_round(t, number)
+            except DomainError as exc:
+                self.add_error("number", ValidationError(exc.message, code=exc.code))
+        return cleaned
+
+
+class RoundAdminForm(NewRoundForm):
     class Meta:
         model = Round
         fields = ("tournament", "number", "closed", "played_at", "seed")

@@ -29,6 +29,7 @@ from tournaments.admin.base import (
     titled,
     touch_tables,
 )
+from tournaments.admin.rounds import NewRoundForm
 from tournaments.errors import DomainError
 from tournaments.models import Entry, Round, Table, Tournament
 
@@ -46,6 +47,14 @@ class TournamentAdminForm(ServiceForm, forms.ModelForm):
     or the round's own page), then save the status."""
 
     error_fields: ClassVar[dict[str, str]] = services.ERROR_FIELDS
+    reason = forms.CharField(
+        label=_("Motivo del cambio de estado"),
+        required=False,
+        max_length=100,
+        help_text=_(
+            "Para reabrir un torneo terminado o volverlo a borrador: queda en su historial."
+        ),
+    )
 
     class Meta:
         model = Tournament
@@ -69,6 +78,11 @@ class TournamentAdminForm(ServiceForm, forms.ModelForm):
             if key in self.fields and key in self.cleaned_data
         }
 
+    def step_reason(self) -> dict:
+        """``{"reason": ...}`` for ``update_tournament`` when a reason was typed."""
+        reason = (self.cleaned_data.get("reason") or "").strip()
+        return {"reason": reason} if reason else {}
+
     def clean(self):
         cleaned = super().clean()
         if not self.errors:
@@ -80,7 +94,10 @@ class TournamentAdminForm(ServiceForm, forms.ModelForm):
         slug (no service sets it) is kept as typed. Raises DomainError."""
         if self.instance.pk:
             t = services.update_tournament(
-                acting_user=acting_user, tournament=self.instance, **self.settings()
+                acting_user=acting_user,
+                tournament=self.instance,
+                **self.settings(),
+                **self.step_reason(),
             )
         else:
             t = services.create_tournament(acting_user=acting_user, **self.settings())
@@ -97,6 +114,7 @@ class TournamentAdminForm(ServiceForm, forms.ModelForm):
 
 class RoundInline(admin.TabularInline):
     model = Round
+    form = NewRoundForm
     fields = ("number", "closed", "played_at", "tables_count")
     readonly_fields = ("tables_count",)
     extra = 0
@@ -130,6 +148,7 @@ class TournamentAdmin(SavedThroughServicesAdmin, HistoryAdmin):
                     "start_time",
                     "venue",
                     "status",
+                    "reason",
                     "directors",
                 )
             },

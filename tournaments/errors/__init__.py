@@ -8,14 +8,15 @@ the tournaments app sets ``translate`` to Django's ``gettext`` when it starts
 it is displayed. Outside Django, ``translate`` leaves the Spanish text as it is.
 
 The messages live by area, each module beside the others here: ``results`` (the scoring
-rules), ``pairing``, ``writes`` (the services), ``accounts``, ``ranking``, ``imports``;
+rules), ``pairing``, ``writes`` (the services), ``accounts``, ``ranking``, ``imports``,
+``lifecycle`` (a tournament's steps);
 ``MESSAGES`` is all of them (a code is defined once).
 """
 
-from tournaments.errors import accounts, imports, pairing, ranking, results, writes
+from tournaments.errors import accounts, imports, lifecycle, pairing, ranking, results, writes
 from tournaments.errors.noop import gettext_noop
 
-AREAS = (results, pairing, writes, accounts, ranking, imports)
+AREAS = (results, pairing, writes, accounts, ranking, imports, lifecycle)
 
 
 def translate(text: str) -> str:

@@ -26,6 +26,7 @@ from tournaments.imports import formats
 from tournaments.imports.plan import FLIP, NEW, RESEAT, Plan, PlannedTable
 from tournaments.imports.reading import Errors, open_file, read_rows
 from tournaments.models import Seat, Table, Tournament
+from tournaments.services import lifecycle
 
 
 def run(
@@ -90,8 +91,9 @@ def apply_plan(
     rounds = _rounds(acting_user, tournament, plan, errors)
     _tables(acting_user, system, plan, rounds, report, errors, progress)
     _byes(acting_user, plan, rounds, report, errors)
-    if not errors:  # the file's own faults first: this one depends on every table written
+    if not errors:  # the file's own faults first: these depend on every table written
         _check_byes(tournament, system, plan, rounds, errors)
+        _check_order(tournament, plan, rounds, errors)
     _drops(acting_user, plan, report, errors)
     if errors:
         raise errors.refusal()
@@ -156,6 +158,18 @@ def _check_byes(t: Tournament, system, plan: Plan, rounds: dict, errors: Errors)
         active = t.entries_playing(number).count()
         try:
             system.check_byes(t, seated=seated, resting=max(active - seated, 0))
+        except DomainError as exc:
+            errors.add_all(plan.lines_of_round(number), exc)
+
+
+def _check_order(t: Tournament, plan: Plan, rounds: dict, errors: Errors) -> None:
+    """The order of play, as on the pairings page (``lifecycle.check_imported_rounds``): once
+    the file is written, each of its rounds follows a complete round (every table with its
+    result, in the file or before it); a refusal ("import_round_incomplete", naming the
+    tables still missing) goes on every line of the round that came too early."""
+    for number in sorted(rounds):
+        try:
+            lifecycle.check_imported_rounds(t, [number])
         except DomainError as exc:
             errors.add_all(plan.lines_of_round(number), exc)
 

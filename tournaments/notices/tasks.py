@@ -88,7 +88,7 @@ def send_reminders(day: str) -> int:
     tomorrow: ``manage.py send_reminders``) that are published and not finished, once per
     player and tournament. Returns how many messages went out."""
     date = dt.date.fromisoformat(day)
-    published = (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    published = (*Tournament.UPCOMING, Tournament.Status.RUNNING)
     with translation.override(settings.LANGUAGE_CODE):
         return _send_each(
             (

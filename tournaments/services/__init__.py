@@ -16,6 +16,10 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
 - ``tournaments``: create and change tournaments and their directors (``settings_problems``:
   every refusal of a settings form at once; finishing with open rounds asks first); register,
   remove, drop and undrop entries;
+- ``lifecycle``: the states of a tournament and the steps between them with their guards
+  (``take_step``, ``check_status_change``), the order of its rounds
+  (``check_next_round``: the next round waits for the current one, or "pair anyway"),
+  ``what_next`` and ``offers`` for the director's page;
 - ``rounds``: pairings, seating, the todos-con-todos schedule, closing and reopening rounds;
   one round, table or bye at a time for the imports (``get_or_create_round``, ``seat_table``,
   ``unseat_table``, ``add_bye``), by the same rules;
@@ -67,6 +71,7 @@ from tournaments.services.leagues import (
     set_league_tournaments,
     update_league,
 )
+from tournaments.services.lifecycle import open_rounds_refusal, take_step
 from tournaments.services.players import (
     anonymise_player,
     create_player,
@@ -102,7 +107,6 @@ from tournaments.services.tournaments import (
     TOURNAMENT_FIELDS,
     create_tournament,
     drop_entry,
-    open_rounds_refusal,
     register_entry,
     set_tournament_directors,
     settings_problems,
@@ -169,6 +173,7 @@ __all__ = [
     "lock_tournament",
     "new_check_in_code",
     "open_rounds_refusal",
+    "take_step",
     "parse_int",
     "record_result",
     "record_sorteo",

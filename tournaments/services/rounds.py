@@ -17,6 +17,7 @@ from tournaments.errors import DomainError
 from tournaments.models import MAX_SCORE, Bye, Entry, Round, Seat, Table, Tournament
 from tournaments.pairing.round_robin import first_conflict, slot_of
 from tournaments.pairing.round_robin import schedule as rr_schedule
+from tournaments.services import lifecycle
 from tournaments.writing import audit, lock_round, lock_table, lock_tournament
 
 #: The highest table number of a round.
@@ -32,6 +33,7 @@ def set_pairings(
     tables: Sequence[tuple[Sequence[Entry], Sequence[Entry]]],
     seed: int | None = None,
     seen: str | None = None,
+    anyway: bool = False,
 ) -> Round:
     """Set the tables of a round: ``tables`` is a list of (side A entries, side B entries), table 1 first.
 
@@ -44,7 +46,10 @@ def set_pairings(
     must be the one after the last: rounds are numbered 1, 2, 3 ... without gaps),
     "round_beyond_planned" (a new round above the tournament's ``rounds_planned``),
     "stale_pairings" (``seen``, the round's ``pairing_fingerprint`` when the director opened
-    the form, is no longer the round's: someone else paired it meanwhile).
+    the form, is no longer the round's: someone else paired it meanwhile), and the lifecycle's
+    (``lifecycle.check_next_round``: "previous_round_incomplete" unless ``anyway``, the
+    director's "pair anyway"; "tournament_finished_no_pairing"; pairing round 1 starts the
+    tournament: ``lifecycle.start``, "too_few_entries_to_start").
     """
     t = lock_tournament(tournament)
     if not systems.of(t).has_sides:
@@ -67,6 +72,7 @@ def set_pairings(
         layout=layout,
         seed=seed,
         seen=seen,
+        anyway=anyway,
     )
 
 
@@ -79,13 +85,15 @@ def set_seating(
     tables: Sequence[Sequence[Entry]],
     seed: int | None = None,
     seen: str | None = None,
+    anyway: bool = False,
 ) -> Round:
     """Seat a round of a 3–4 player table game: ``tables`` lists each table's entries in seat
     order, table 1 first (SCORING.md §4, Seating). Unseated entries rest (byes).
 
     Raises DomainError "table_size_seating" (a table outside the system's ``seat_rule``, 3–4
     for table games), "wrong_system",
-    and the checks of ``set_pairings`` ("entry_twice", "foreign_entry", "round_closed" ...).
+    and the checks of ``set_pairings`` ("entry_twice", "foreign_entry", "round_closed",
+    "previous_round_incomplete" unless ``anyway`` ...).
     """
     t = lock_tournament(tournament)
     system = systems.of(t)
@@ -105,6 +113,7 @@ def set_seating(
         layout=layout,
         seed=seed,
         seen=seen,
+        anyway=anyway,
     )
 
 
@@ -158,14 +167,17 @@ def _write_round(
     layout,
     seed: int | None,
     seen: str | None = None,
+    anyway: bool = False,
 ) -> Round:
     """Check and store a round's tables: ``layout`` is, per table, [(entry, side, position)].
     Entries of ``t`` left unseated get a bye when they are to be paired
     (``Tournament.entries_to_pair``: not dropped; present, once check-in is under way). Runs inside the caller's
     transaction with ``t`` locked. ``seen``: the ``pairing_fingerprint`` the director saw
-    (None: no check)."""
+    (None: no check). ``anyway``: pair even though the round before is not complete
+    (``lifecycle.check_next_round``)."""
     if not 1 <= int(round_number) <= 99:
         raise DomainError("invalid_round_number")
+    lifecycle.check_next_round(t, int(round_number), anyway=anyway)
     if seen is not None and seen != pairing_fingerprint(t, int(round_number)):
         raise DomainError("stale_pairings", number=int(round_number))
     entry_ids = set(t.entries.values_list("pk", flat=True))
@@ -211,9 +223,7 @@ def _write_round(
             ).save()
     for e in resting:
         audit(Bye(round=rnd, entry=e), acting_user).save()
-    if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        t.status = Tournament.Status.RUNNING
-        audit(t, acting_user).save()
+    lifecycle.start(t, acting_user)
     # The round is published: once this commits, the listeners hear of it (the notices tell its
     # players with an email and consent their table, once per player and round).
     events.send_after_commit(events.round_paired, round_id=rnd.pk)
@@ -222,7 +232,7 @@ def _write_round(
 
 @transaction.atomic
 def generate_round_robin(
-    *, acting_user, tournament: Tournament, next_only: bool = False
+    *, acting_user, tournament: Tournament, next_only: bool = False, anyway: bool = False
 ) -> list[Round]:
     """Make the todos-con-todos schedule (circle method) of a pairs or mano a mano tournament.
 
@@ -238,6 +248,10 @@ def generate_round_robin(
     (``Tournament.entries_to_pair``): the schedule is over the present entries (plus any
     already seated in an earlier round); a scheduled game of an entry absent when its round
     is made is left out, its opponent rests, and the absent entry gets neither table nor bye.
+
+    The order of play (``lifecycle.check_next_round``): the first round made waits for the one
+    before it to be complete ("previous_round_incomplete", unless ``anyway``); the rest of a
+    whole schedule is made with it, as one schedule published in advance.
 
     Raises DomainError "round_robin_mode" (individual mode), "too_few_entries",
     "round_robin_complete", "round_beyond_planned" (``next_only`` past the planned rounds),
@@ -298,7 +312,12 @@ def generate_round_robin(
         ]
         created.append(
             _write_round(
-                acting_user=acting_user, t=t, round_number=planned.number, layout=layout, seed=None
+                acting_user=acting_user,
+                t=t,
+                round_number=planned.number,
+                layout=layout,
+                seed=None,
+                anyway=anyway or bool(created),  # the rest of one schedule
             )
         )
         if next_only:
@@ -338,21 +357,24 @@ def reopen_round(*, acting_user, round: Round) -> Round:
 def get_or_create_round(*, acting_user, tournament: Tournament, number: int) -> Round:
     """Round ``number`` of ``tournament`` (locked), created when it is the next one, by the
     rules of the pairings pages (``set_pairings``): rounds go in order and never beyond
-    ``rounds_planned``. A tournament in draft or registration starts running.
+    ``rounds_planned``. The tournament starts running (``lifecycle.start``). The imports that
+    call it check the order of play once the whole file is written
+    (``lifecycle.check_imported_rounds``).
 
     Raises DomainError "invalid_round_number" (not 1–99), "round_out_of_order" (a new round
     that is not the one after the last), "round_beyond_planned" (a new round above the
-    tournament's ``rounds_planned``).
+    tournament's ``rounds_planned``), "tournament_finished_no_pairing" (a new round of a
+    finished tournament), "too_few_entries_to_start".
     """
     t = lock_tournament(tournament)
     if not 1 <= int(number) <= 99:
         raise DomainError("invalid_round_number")
     rnd = Round.objects.select_for_update(no_key=True).filter(tournament=t, number=number).first()
     if rnd is None:
+        if t.status == Tournament.Status.FINISHED:
+            raise DomainError("tournament_finished_no_pairing")
         rnd = _new_round(acting_user=acting_user, t=t, number=int(number))
-    if t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        t.status = Tournament.Status.RUNNING
-        audit(t, acting_user).save()
+    lifecycle.start(t, acting_user)
     return rnd
 
 

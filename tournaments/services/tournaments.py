@@ -13,6 +13,7 @@ from django.utils.text import slugify
 from tournaments import systems, timing
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import TOURNAMENT_SETTINGS, Entry, Player, Tournament
+from tournaments.services.lifecycle import check_status_change
 from tournaments.services.rounds import (
     last_round_played,
     return_to_rounds,
@@ -98,6 +99,10 @@ ERROR_FIELDS = {
     "invalid_bye_rule": "bye_rule",
     "invalid_status": "status",
     "open_rounds": "status",
+    "step_not_allowed": "status",
+    "step_needs_reason": "reason",
+    "rounds_already_played": "status",
+    "too_few_entries_to_start": "status",
     "invalid_best_of": "best_of",
     "best_of_locked": "best_of",
     "invalid_rounds": "rounds_planned",
@@ -260,21 +265,6 @@ def settings_problems(
     return problems + _setting_problems(t, skip)
 
 
-def open_rounds_refusal(t: Tournament) -> DomainError | None:
-    """The refusal of finishing ``t`` while some of its rounds are open: DomainError
-    "open_rounds" whose ``params["rounds"]`` lists their numbers ("4, 5") and
-    ``params["open_rounds"]`` says, for each by number, ``(number, tables, missing)``: its
-    tables and how many of them have no result. None when every round is closed. One query."""
-    rounds = t.open_rounds()
-    if not rounds:
-        return None
-    return DomainError(
-        "open_rounds",
-        rounds=", ".join(str(r.number) for r in rounds),
-        open_rounds=[(r.number, r.n_tables, r.n_tables - r.n_results) for r in rounds],
-    )
-
-
 @transaction.atomic
 def create_tournament(*, acting_user, **fields) -> Tournament:
     """Create a tournament from ``TOURNAMENT_FIELDS`` keyword values; returns it with a unique slug.
@@ -299,7 +289,12 @@ def create_tournament(*, acting_user, **fields) -> Tournament:
 
 @transaction.atomic
 def update_tournament(
-    *, acting_user, tournament: Tournament, open_rounds_ok: bool = False, **fields
+    *,
+    acting_user,
+    tournament: Tournament,
+    open_rounds_ok: bool = False,
+    reason: str = "",
+    **fields,
 ) -> Tournament:
     """Change a tournament's settings. The mode and system cannot change once it has entries
     ("mode_locked"); a setting its stored results were validated against cannot change
@@ -313,20 +308,21 @@ def update_tournament(
     first and sends it once the director confirms; the admin shows the refusal beside the
     status (close the rounds there first, in the tournament's rounds); the commands and
     imports never finish a tournament with open rounds. The rounds stay as they are.
-    Raises also every refusal of ``settings_problems`` (the first one)."""
+
+    Any other change of ``status`` is a step of the tournament's life too
+    (``lifecycle.check_status_change``): "step_not_allowed" when no step leads there (the
+    message names those that do), the step's guard, and "step_needs_reason" when the step
+    needs a ``reason`` (kept in the history: reopening a finished tournament, going back to
+    draft). Raises also every refusal of ``settings_problems`` (the first one)."""
     t = lock_tournament(tournament)
-    finishing = (
-        fields.get("status") == Tournament.Status.FINISHED
-        and t.status != Tournament.Status.FINISHED
-    )
+    old_status = t.status
     problems = _apply_changes(t, fields)
     if problems:
         raise problems[0]
     _check_tournament(t)
-    if finishing and not open_rounds_ok:
-        refusal = open_rounds_refusal(t)
-        if refusal is not None:
-            raise refusal
+    check_status_change(t, old_status, t.status, reason=reason, confirmed=open_rounds_ok)
+    if reason.strip() and old_status != t.status:
+        t._change_reason = reason.strip()[:100]
     old_date = Tournament.objects.values_list("date", flat=True).get(pk=t.pk)
     audit(t, acting_user).save()
     shift = t.date - old_date

@@ -138,7 +138,7 @@ def home(request):
     pending = tasks.pending()  # before the ranking's figures: never old figures without it
     visible = Tournament.objects.public()
     running = list(visible.filter(status=Tournament.Status.RUNNING).order_by("-date", "name"))
-    upcoming = list(visible.filter(status=Tournament.Status.REGISTRATION).order_by("date", "name"))
+    upcoming = list(visible.filter(status__in=Tournament.UPCOMING).order_by("date", "name"))
     finished = list(
         visible.filter(status=Tournament.Status.FINISHED).order_by("-date", "name")[:HOME_FINISHED]
     )
@@ -227,7 +227,7 @@ def tournament_list(request):
             output_field=IntegerField(),
         )
         for t in (
-            visible.filter(status__in=[Tournament.Status.RUNNING, Tournament.Status.REGISTRATION])
+            visible.filter(status__in=[Tournament.Status.RUNNING, *Tournament.UPCOMING])
             .exclude(date__year=year)
             .order_by(running_first, "date", "name", "pk")[:LIST_CURRENT_MAX]
         ):

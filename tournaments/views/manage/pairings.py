@@ -15,6 +15,7 @@ from tournaments import services, systems
 from tournaments.errors import DomainError
 from tournaments.forms import table_seats_formset
 from tournaments.models import Round, Tournament
+from tournaments.services import lifecycle
 from tournaments.systems.base import versus
 from tournaments.views.manage.access import (
     director_required,
@@ -124,6 +125,12 @@ def pairings(request, slug, number):
 
     The form carries a one-time token (``access.one_submission``): a second copy of a post
     that saved stores nothing (the round is not written again) and shows the round.
+
+    The order of play (``lifecycle.check_next_round``): while the round before has tables
+    without a result, the page names them and offers no form, only "Emparejar igualmente"
+    (``?igualmente=1``), which shows the form under a warning of what it costs (the
+    standings it pairs from are incomplete; its players are told their tables at once) and
+    posts ``anyway=1``. A finished tournament pairs no round.
     """
     t = managed_tournament(request, slug)
     entries = list(t.entries.select_related("player1", "player2").order_by("player1__full_name"))
@@ -134,12 +141,24 @@ def pairings(request, slug, number):
     formset = table_seats_formset(t, entries, request.POST if request.method == "POST" else None)
     n_tables = formset.total_form_count()
     rnd = Round.objects.filter(tournament=t, number=number).first()
-    if rnd is None:
-        try:  # a round that cannot be made now: no form to fill in vain
+    try:  # a round that cannot be made now: no form to fill in vain
+        if rnd is None:
             services.check_new_round(t, number)
-        except DomainError as exc:
-            messages.error(request, exc.message)
-            return redirect("manage:tournament", slug=t.slug)
+        lifecycle.check_next_round(t, number, anyway=True)  # a finished tournament
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("manage:tournament", slug=t.slug)
+    anyway = (request.POST if request.method == "POST" else request.GET).get(
+        "anyway" if request.method == "POST" else "igualmente"
+    ) == "1"
+    gap = lifecycle.incomplete_before(t, number)
+    if gap is not None and not anyway and request.method != "POST":
+        previous, missing = gap
+        return render(
+            request,
+            "tournaments/manage/pairings_wait.html",
+            {"t": t, "number": number, "previous": previous, "missing": missing},
+        )
     rows: list[dict] = []
     error = None
     error_row: int | None = None  # the index of the table the error is about
@@ -169,6 +188,7 @@ def pairings(request, slug, number):
                     tables=tables,
                     seed=seed,
                     seen=request.POST.get("seen") or None,
+                    anyway=anyway,
                 )
             except DomainError as exc:
                 if exc.code == "stale_pairings":  # show the round as it is now
@@ -229,6 +249,9 @@ def pairings(request, slug, number):
             "swiss_proposal": systems.SWISS_PROPOSAL in system.actions(t),
             # the round as this form found it (a refused post keeps the one it was made from)
             "seen": request.POST.get("seen") or services.pairing_fingerprint(t, number),
+            # "pair anyway": the round before still misses these tables (lifecycle)
+            "anyway": anyway and gap is not None,
+            "gap": gap,
         },
         status=status,
     )

@@ -26,6 +26,7 @@ from tournaments.imports import jobs, reading
 from tournaments.imports.reading import quoted_list
 from tournaments.models import Entry, ImportJob
 from tournaments.permissions import is_director
+from tournaments.services import lifecycle
 from tournaments.views.manage.access import (
     director_required,
     managed_tournament,
@@ -83,6 +84,7 @@ def tournament_edit(request, slug=None):
                     acting_user=request.user,
                     tournament=t,
                     open_rounds_ok=request.POST.get("open_rounds_ok") == "1",
+                    reason=form.cleaned_data.get("reason", ""),
                     **fields,
                 )
                 t = services.set_tournament_directors(
@@ -140,17 +142,28 @@ def _tournament_page(
     import_errors=None,
     import_notes=None,
     sorteo=None,
+    step_error=None,
     status=200,
 ):
     """The tournament's page; a refused form comes back in it with what was typed and its
     errors: ``entry_form``, ``import_form`` (+ ``import_errors``, the refused lines, and
     ``import_notes``, how the file was read), or
     ``sorteo`` (``position``, the posted ``order`` of entry ids and the ``error``, with the
-    ``slot`` index to focus)."""
+    ``slot`` index to focus), or ``step_error`` (a refused step of the tournament's life:
+    ``step``, ``message``, ``reason`` as typed).
+
+    The page opens with what comes next (``lifecycle.what_next``) and the steps allowed now
+    (``lifecycle.offers``): a button each, a reason box where the step needs one, the
+    refusal to confirm where it can be passed ("Terminar igualmente"). The next round's
+    pairing is offered only once the round before is complete (else its missing tables and
+    "emparejar igualmente")."""
     system = systems.of(t)
     lines = t.standings()
     rounds = list(t.rounds.order_by("number"))
     tied_groups = _sorteo_groups(_tied_groups(lines), sorteo)
+    offers = lifecycle.offers(t)
+    if step_error is not None:  # beside its button, or above them when none is offered
+        step_error["offered"] = any(o.step.name == step_error["step"] for o in offers)
     if sorteo is not None and not any(g["error"] for g in tied_groups):
         messages.error(request, sorteo["error"])  # no such tied group (any more): at the top
     return render(
@@ -167,6 +180,10 @@ def _tournament_page(
             "import_errors": import_errors or [],
             "import_notes": import_notes or [],
             "tied_groups": tied_groups,
+            "next_step": lifecycle.what_next(t),
+            "step_offers": offers,
+            "step_error": step_error,
+            "pairing_gap": lifecycle.incomplete_before(t, (rounds[-1].number + 1) if rounds else 1),
             "actions": system.actions(t),
             "show_mode": len(system.modes) > 1,
             "import_hint": imports.formats.of(t).hint,
@@ -680,3 +697,45 @@ def sorteo(request, slug):
     request.submission.saved(reverse("manage:tournament", args=[t.slug]))
     messages.success(request, _("Sorteo registrado."))
     return redirect("manage:tournament", slug=t.slug)
+
+
+@director_required
+@require_POST
+@submitted_once
+def tournament_step(request, slug):
+    """Take a step of the tournament's life (``services.take_step``): POST ``step`` (its name,
+    ``lifecycle.STEPS``), ``reason`` where the step needs one, ``confirm=1`` to pass a
+    refusal the step allows to confirm (finishing with rounds open). A refusal (400) shows
+    the tournament's page with the message beside that step's button and the reason as
+    typed. A second copy of the form (its one-time token) takes no second step."""
+    t = managed_tournament(request, slug)
+    if request.submission.repeated:
+        return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
+    name = request.POST.get("step", "")
+    reason = request.POST.get("reason", "")[:100]
+    try:
+        step = lifecycle.step_named(name)
+        t = services.take_step(
+            acting_user=request.user,
+            tournament=t,
+            step=name,
+            reason=reason,
+            confirmed=request.POST.get("confirm") == "1",
+        )
+    except DomainError as exc:
+        t.refresh_from_db()
+        return _tournament_page(
+            request,
+            t,
+            step_error={"step": name, "message": exc.message, "reason": reason},
+            status=400,
+        )
+    url = reverse("manage:tournament", args=[t.slug])
+    request.submission.saved(url)
+    messages.success(
+        request,
+        _("Hecho: «{step}». El torneo está ahora «{status}».").format(
+            step=step.label, status=t.get_status_display()
+        ),
+    )
+    return redirect(url)
