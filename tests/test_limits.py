@@ -132,8 +132,6 @@ LIMITED = {
 #: The forms an anonymous visitor may post to that need no limit, and why.
 NOT_LIMITED = {
     "logout": "proves nothing and stores nothing: it ends the visitor's own session",
-    "rankings:calculator": "arithmetic on public ratings (four players at most): no identity, "
-    "nothing stored",
     "account:claim_link": "the address carries a signed, timestamped token (HMAC): trying "
     "tokens is hopeless, and the form works once per record",
     "account:unsubscribe": "the address carries a signed token (HMAC); it only stops notices",
