@@ -268,11 +268,12 @@ def play(
     acting_user=None,
     version: int | None = None,
     close: bool = False,
+    anyway: bool = False,
 ) -> Round:
-    """Round ``number`` paired (``pair``), then each of ``results`` recorded at its table,
-    table 1 first (fewer results than tables leave the last tables open), then the round
-    closed if ``close``."""
-    rnd = pair(t, number, tables, entries=entries, acting_user=acting_user)
+    """Round ``number`` paired (``pair``; ``anyway`` as its), then each of ``results``
+    recorded at its table, table 1 first (fewer results than tables leave the last tables
+    open), then the round closed if ``close``."""
+    rnd = pair(t, number, tables, entries=entries, acting_user=acting_user, anyway=anyway)
     for table, values in zip(tables_of(rnd), results, strict=False):
         record(table, acting_user=acting_user, version=version, **values)
     if close:

@@ -168,6 +168,8 @@ class Ctx:
         return self.post("castigo_add", [self.club.t, number], data, **kw)
 
     def pairings(self, number, data):
+        # "pair anyway": these cases are about the tables typed, not the order of play
+        data = {**data, "anyway": "1"}
         return self.post("pairings", [self.club.t, number], data, htmx=False, follow=True)
 
     def player(self, data, pk=None):

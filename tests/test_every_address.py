@@ -161,7 +161,10 @@ def build_club() -> SimpleNamespace:
     )
     services.new_check_in_code(acting_user=dora, tournament=draft)
     draft = services.update_tournament(
-        acting_user=dora, tournament=Tournament.objects.get(pk=draft.pk), status="draft"
+        acting_user=dora,
+        tournament=Tournament.objects.get(pk=draft.pk),
+        status="draft",
+        reason="Publicado por error",
     )
     ImportJob.objects.create(tournament=draft, requested_by=dora, file_name="clandestina.csv")
 

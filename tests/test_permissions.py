@@ -176,6 +176,7 @@ PERMISSIONS = {
     "manage:import_job": get_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:import_retry": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:sorteo": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
+    "manage:tournament_step": post_only(TOURNAMENT_X, gate=MANAGE_AREA),  # lifecycle steps
     "manage:round": get_only(TOURNAMENT_X, gate=MANAGE_AREA),
     "manage:pairings": get_and_post(TOURNAMENT_X),
     "manage:round_close": post_only(TOURNAMENT_X, gate=MANAGE_AREA),
@@ -528,6 +529,7 @@ def test_creating_a_tournament_makes_the_creator_its_director(world, client):
     data = _settings_data(world["x"], [])
     del data["directors"]
     data["name"] = "Copa Nueva"
+    data["status"] = "registration"  # a new tournament starts in draft, sign-up or ready
     response = client.post(reverse("manage:tournament_add"), data)
     assert response.status_code == 302
     from tournaments.models import Tournament
@@ -567,7 +569,7 @@ def test_a_new_tournament_form_sent_twice_creates_one_tournament(world, client):
     token = re.search(r'name="form_token" value="([0-9a-f]{32})"', page).group(1)
     data = _settings_data(world["x"], [])
     del data["directors"]
-    data.update(name="Copa Doble", form_token=token, target="0")
+    data.update(name="Copa Doble", form_token=token, target="0", status="registration")
     refused = client.post(reverse("manage:tournament_add"), data)
     assert refused.status_code == 400 and f'value="{token}"' in refused.content.decode()
     data["target"] = "100"

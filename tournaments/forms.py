@@ -100,7 +100,7 @@ class TournamentForm(forms.ModelForm):
             }
         )
         if "status" in self.fields:  # the statuses its steps reach from here (lifecycle)
-            allowed = lifecycle.status_choices(self.instance.status if self.instance.pk else None)
+            allowed = lifecycle.status_choices(self.instance if self.instance.pk else None)
             self.fields["status"].choices = [
                 (k, v) for k, v in Tournament.Status.choices if k in allowed
             ]

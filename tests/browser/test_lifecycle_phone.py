@@ -12,8 +12,8 @@ OFFERED = {
     "draft": ["open_signup", "publish_ready"],
     "registration": ["close_signup", "back_to_draft"],
     "ready": ["reopen_signup", "back_to_draft"],
-    "running": ["finish"],
-    "finished": ["reopen"],
+    "running": ["finish", "back_to_draft"],
+    "finished": ["reopen", "back_to_draft"],
 }
 
 
@@ -71,7 +71,7 @@ def test_the_directors_phone_offers_only_the_allowed_steps(
     no_sideways_scroll(page)
     screenshot(page, "lifecycle-ready-360")
 
-    # round 1 paired (the step "start"): running; only "finish" (to confirm) is offered
+    # round 1 paired (the step "start"): running; "finish" (to confirm) and "back to draft"
     builders.pair(t, 1, [(0, 1), (2, 3)], entries=entries, acting_user=director)
     page.goto(url)
     assert offered(page) == OFFERED["running"]

@@ -66,7 +66,9 @@ def club(django_capture_on_commit_callbacks, director):
     assert last_rating(gaspar) == pytest.approx(GASPAR_PUBLISHED, abs=1e-9)
     # The director takes it back to draft (pairing a round had started it).
     with django_capture_on_commit_callbacks(execute=True):
-        services.update_tournament(acting_user=director, tournament=draft, status="draft")
+        services.update_tournament(
+            acting_user=director, tournament=draft, status="draft", reason="Aún no es oficial"
+        )
     return SimpleNamespace(
         emilio=emilio, fabiola=fabiola, gaspar=gaspar, league=league, draft=draft
     )

@@ -94,7 +94,7 @@ def test_correcting_an_early_game_changes_later_ratings_as_a_rebuild_would(
     t = builders.tournament(builders.RATED, name="Liga", date=dt.date(2026, 5, 2))
     e = builders.entries(t, players)
     r1 = builders.tables_of(builders.pair(t, 1, [(0, 1), (2, 3)], entries=e))
-    r2 = builders.tables_of(builders.pair(t, 2, [(0, 2), (1, 3)], entries=e))
+    r2 = builders.tables_of(builders.pair(t, 2, [(0, 2), (1, 3)], entries=e, anyway=True))
     with django_capture_on_commit_callbacks(execute=True):
         for table, (a, b) in zip(
             r1 + r2, [(100, 30), (70, 100), (100, 90), (100, 0)], strict=False
@@ -118,7 +118,7 @@ def test_deleting_a_result_removes_its_rows_and_replays_the_rest(
     t = builders.tournament(builders.RATED, name="Borrado", date=dt.date(2026, 6, 6))
     e = builders.entries(t, players)
     (g1,) = builders.tables_of(builders.pair(t, 1, [(0, 1)], entries=e))
-    (g2,) = builders.tables_of(builders.pair(t, 2, [(1, 0)], entries=e))
+    (g2,) = builders.tables_of(builders.pair(t, 2, [(1, 0)], entries=e, anyway=True))
     with django_capture_on_commit_callbacks(execute=True):
         builders.record(g1, tantos_a=100, tantos_b=10)
         builders.record(g2, tantos_a=100, tantos_b=10)
@@ -263,10 +263,12 @@ def _world():
     t2 = builders.tournament(builders.RATED, name="Prop B", mode="single", **days)
     e = builders.entries(t1, players)
     tables = builders.tables_of(builders.pair(t1, 1, [(0, 1), (2, 3)], entries=e))
-    tables += builders.tables_of(builders.pair(t1, 2, [(0, 2), (1, 3)], entries=e))
+    tables += builders.tables_of(builders.pair(t1, 2, [(0, 2), (1, 3)], entries=e, anyway=True))
     e = builders.entries(t2, players[:4])
     for number, (a, b, c, d) in enumerate([(0, 1, 2, 3), (0, 2, 1, 3)], start=1):
-        tables += builders.tables_of(builders.pair(t2, number, [(a, b), (c, d)], entries=e))
+        tables += builders.tables_of(
+            builders.pair(t2, number, [(a, b), (c, d)], entries=e, anyway=True)
+        )
     return tables
 
 

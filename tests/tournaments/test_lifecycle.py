@@ -27,8 +27,17 @@ EXPECTED = {
     "reopen_signup": {"ready": "registration"},
     "finish": {"running": "finished"},
     "reopen": {"finished": "running"},
-    "back_to_draft": {"registration": "draft", "ready": "draft"},
+    "republish": {"draft": "running"},
+    "publish_finished": {"draft": "finished"},
+    "back_to_draft": {
+        "registration": "draft",
+        "ready": "draft",
+        "running": "draft",
+        "finished": "draft",
+    },
 }
+#: The steps whose guard refuses them in a state they leave (a draft never played), by code.
+GUARDED = {("republish", "draft"): "no_rounds_yet", ("publish_finished", "draft"): "no_rounds_yet"}
 
 
 def four_pairs(status: str, *, director=None):
@@ -66,6 +75,11 @@ def test_every_step_from_every_state(state, step, director):
     t, _ = four_pairs(state, director=director)
     target = EXPECTED[step].get(state)
     reason = "Error al anotar la fecha" if lifecycle.step_named(step).reason else ""
+    if (step, state) in GUARDED:
+        with pytest.raises(DomainError) as refused:
+            services.take_step(acting_user=director, tournament=t, step=step, reason=reason)
+        assert refused.value.code == GUARDED[(step, state)]
+        return
     if target is None:
         with pytest.raises(DomainError) as refused:
             services.take_step(acting_user=director, tournament=t, step=step, reason=reason)
@@ -127,22 +141,42 @@ def test_the_guards_say_why_in_words(director):
     assert refused.value.code == "unknown_step"
 
 
-def test_a_tournament_with_rounds_does_not_go_back_to_draft(director):
+def test_no_step_skips_the_table(director):
     t, entries = four_pairs("registration", director=director)
     builders.pair(t, 1, [(0, 1), (2, 3)], entries=entries, acting_user=director)
     t.refresh_from_db()
-    # running → draft is no step at all; the settings form and the admin say which are
+    # running → registration is no step: the settings form and the admin say which are
     with pytest.raises(DomainError) as refused:
-        services.update_tournament(acting_user=director, tournament=t, status="draft")
+        services.update_tournament(acting_user=director, tournament=t, status="registration")
     assert refused.value.code == "step_not_allowed"
     assert refused.value.message == (
-        "Un torneo «En curso» no pasa a «Borrador». Desde aquí se puede: «Terminar el torneo»."
+        "Un torneo «En curso» no pasa a «Inscripción». Desde aquí se puede: «Terminar el "
+        "torneo», «Volver a borrador»."
     )
-    t2, _ = four_pairs("ready", director=director)
-    Round.objects.create(tournament=t2, number=1)  # as a restore could leave it
+    # back to draft (hidden again) needs its reason
     with pytest.raises(DomainError) as refused:
-        services.take_step(acting_user=director, tournament=t2, step="back_to_draft", reason="x")
-    assert refused.value.code == "rounds_already_played"
+        services.update_tournament(acting_user=director, tournament=t, status="draft")
+    assert refused.value.code == "step_needs_reason"
+
+
+def test_a_played_draft_is_published_again_running_or_finished(director):
+    t, entries = four_pairs("running", director=director)
+    rnd = builders.pair(t, 1, [(0, 1), (2, 3)], entries=entries, acting_user=director)
+    builders.record(builders.tables_of(rnd)[0], acting_user=director, tantos_a=100, tantos_b=9)
+    services.take_step(acting_user=director, tournament=t, step="back_to_draft", reason="Oculto")
+    t.refresh_from_db()
+    assert [o.step.name for o in lifecycle.offers(t)] == [
+        "open_signup",
+        "publish_ready",
+        "republish",
+        "publish_finished",
+    ]
+    with pytest.raises(DomainError) as refused:
+        services.take_step(acting_user=director, tournament=t, step="publish_finished")
+    assert refused.value.code == "open_rounds"
+    services.take_step(acting_user=director, tournament=t, step="publish_finished", confirmed=True)
+    t.refresh_from_db()
+    assert t.status == "finished"
 
 
 def test_starting_needs_a_full_table(director):
@@ -173,9 +207,10 @@ def test_a_status_change_through_the_settings_is_a_step_with_its_reason(director
     assert t.history.order_by("-history_id").first().history_change_reason == (
         "Corrección de la mesa 3"
     )
-    assert lifecycle.status_choices("running") == ["running", "finished"]
+    assert lifecycle.status_choices(t) == ["draft", "running", "finished"]
     assert lifecycle.status_choices(None) == ["draft", "registration", "ready"]
-    assert lifecycle.status_choices("draft") == ["draft", "registration", "ready"]
+    fresh, _ = four_pairs("draft", director=director)
+    assert lifecycle.status_choices(fresh) == ["draft", "registration", "ready"]
 
 
 # --- rounds ------------------------------------------------------------------------------------
@@ -308,10 +343,10 @@ def test_what_next_in_words(director):
     assert lifecycle.what_next(t) == lifecycle.Next(
         "La ronda 1 está completa: empareja la ronda 2.", round=1, pair=2
     )
-    assert [o.step.name for o in lifecycle.offers(t)] == ["finish"]
+    assert [o.step.name for o in lifecycle.offers(t)] == ["finish", "back_to_draft"]
     assert lifecycle.offers(t)[0].refusal.startswith("El torneo tiene rondas abiertas (1)")
     builders.close(rnd, acting_user=director)
-    assert lifecycle.offers(t) == [lifecycle.Offer(lifecycle.step_named("finish"))]
+    assert lifecycle.offers(t)[0] == lifecycle.Offer(lifecycle.step_named("finish"))
 
 
 def test_the_draw_of_lots_waits_for_the_final_order(director):

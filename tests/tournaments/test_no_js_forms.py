@@ -595,9 +595,10 @@ def test_finishing_with_open_rounds_asks_first_and_lists_them(director_client, d
         tournament=t,
         round_number=2,
         tables=[([e[0]], [e[2]]), ([e[1]], [e[3]])],
+        anyway=True,
     )
     services.set_pairings(
-        acting_user=director, tournament=t, round_number=3, tables=[([e[0]], [e[3]])]
+        acting_user=director, tournament=t, round_number=3, tables=[([e[0]], [e[3]])], anyway=True
     )
     services.record_result(
         acting_user=director,

@@ -331,7 +331,9 @@ def test_set_pairings_refuses_a_round_that_skips_the_next_one(director):
     e = builders.new_entries(t, NAMES[:8], acting_user=director)
     tables = [([e[0]], [e[1]]), ([e[2]], [e[3]])]
     with pytest.raises(DomainError) as exc:
-        services.set_pairings(acting_user=director, tournament=t, round_number=2, tables=tables)
+        services.set_pairings(
+            acting_user=director, tournament=t, round_number=2, tables=tables, anyway=True
+        )
     assert exc.value.code == "round_out_of_order"
     assert (
         exc.value.message
@@ -343,12 +345,16 @@ def test_set_pairings_refuses_a_round_that_skips_the_next_one(director):
         acting_user=director, tournament=t, round_number=1, tables=tables[::-1]
     )  # redo 1
     with pytest.raises(DomainError) as exc:
-        services.set_pairings(acting_user=director, tournament=t, round_number=9, tables=tables)
+        services.set_pairings(
+            acting_user=director, tournament=t, round_number=9, tables=tables, anyway=True
+        )
     assert (
         exc.value.code == "round_out_of_order" and "la próxima ronda es la 2" in exc.value.message
     )
     assert sorted(t.rounds.values_list("number", flat=True)) == [1]
-    services.set_pairings(acting_user=director, tournament=t, round_number=2, tables=tables)
+    services.set_pairings(
+        acting_user=director, tournament=t, round_number=2, tables=tables, anyway=True
+    )
     assert sorted(t.rounds.values_list("number", flat=True)) == [1, 2]
 
 
@@ -361,6 +367,7 @@ def test_the_number_of_rounds_cannot_drop_below_the_rounds_already_paired(direct
             tournament=t,
             round_number=number,
             tables=[([e[0]], [e[1]]), ([e[2]], [e[3]])],
+            anyway=True,
         )
     with pytest.raises(DomainError) as exc:
         services.update_tournament(acting_user=director, tournament=t, rounds_planned=1)
@@ -476,7 +483,7 @@ def _games_by_round(t):
 def test_round_robin_of_six_pairs_has_five_rounds_where_every_pair_meets_once(director):
     t = builders.tournament(TORNEO, acting_user=director)
     e = builders.new_entries(t, NAMES[:12], acting_user=director)
-    created = services.generate_round_robin(acting_user=director, tournament=t)
+    created = services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     assert [r.number for r in created] == [1, 2, 3, 4, 5]
     games = _games_by_round(t)
     assert sorted(games) == [1, 2, 3, 4, 5]
@@ -492,7 +499,7 @@ def test_round_robin_of_six_pairs_has_five_rounds_where_every_pair_meets_once(di
 def test_round_robin_of_seven_has_seven_rounds_and_each_entry_rests_exactly_once(director):
     t = builders.tournament(TORNEO, acting_user=director)
     e = builders.new_entries(t, NAMES[:14], acting_user=director)
-    created = services.generate_round_robin(acting_user=director, tournament=t)
+    created = services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     assert len(created) == 7
     assert Tournament.objects.get(pk=t.pk).rounds_planned == 7
     games = _games_by_round(t)
@@ -509,10 +516,14 @@ def test_round_robin_of_seven_has_seven_rounds_and_each_entry_rests_exactly_once
 def test_round_robin_next_only_creates_just_the_next_round(director):
     t = builders.tournament(TORNEO, acting_user=director)
     builders.new_entries(t, NAMES[:12], acting_user=director)
-    created = services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    created = services.generate_round_robin(
+        acting_user=director, tournament=t, next_only=True, anyway=True
+    )
     assert [r.number for r in created] == [1]
     assert list(Round.objects.filter(tournament=t).values_list("number", flat=True)) == [1]
-    created = services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    created = services.generate_round_robin(
+        acting_user=director, tournament=t, next_only=True, anyway=True
+    )
     assert [r.number for r in created] == [2]
     assert Round.objects.filter(tournament=t).count() == 2
     assert Table.objects.filter(round__tournament=t).count() == 6
@@ -522,7 +533,7 @@ def test_round_robin_is_refused_in_individual_mode(director):
     t = builders.tournament(TORNEO, acting_user=director, mode="individual")
     builders.new_entries(t, NAMES[:8], acting_user=director)
     with pytest.raises(DomainError) as exc:
-        services.generate_round_robin(acting_user=director, tournament=t)
+        services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     assert exc.value.code == "round_robin_mode"
     assert Round.objects.count() == 0
 
@@ -802,7 +813,7 @@ def test_round_robin_refuses_to_complete_around_a_hand_made_round(director):
         frozenset((entries[2].pk, entries[3].pk)),
     }
     with pytest.raises(DomainError) as exc:
-        services.generate_round_robin(acting_user=director, tournament=t)
+        services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     assert exc.value.code == "round_robin_conflict"
     assert Round.objects.filter(tournament=t).count() == 1
 
@@ -810,8 +821,8 @@ def test_round_robin_refuses_to_complete_around_a_hand_made_round(director):
 def test_round_robin_completes_a_schedule_it_started(director):
     t = builders.tournament(TORNEO, acting_user=director)
     builders.new_entries(t, NAMES[:8], acting_user=director)
-    services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
-    created = services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, next_only=True, anyway=True)
+    created = services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     assert [r.number for r in created] == [2, 3]
 
 

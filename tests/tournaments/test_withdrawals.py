@@ -128,9 +128,9 @@ def test_domino_withdrawal_after_round_2_leaves_the_published_round_3(director, 
     t, e = builders.running_tournament(acting_user=director, system="domino", mode=mode)
     builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director, anyway=True)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director, anyway=True)
 
     dropped = services.drop_entry(acting_user=director, entry=e[5])
 
@@ -146,9 +146,9 @@ def test_an_explicit_round_not_yet_played_still_counts_after_the_last_round_play
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
     builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director, anyway=True)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director, anyway=True)
 
     services.drop_entry(acting_user=director, entry=e[5], after_round=3)
 
@@ -162,7 +162,7 @@ def test_a_withdrawal_before_a_round_already_played_is_refused_and_nothing_chang
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
     builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director, anyway=True)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
 
     code = refused(lambda: services.drop_entry(acting_user=director, entry=e[5], after_round=1))
@@ -182,7 +182,7 @@ def test_a_rest_counts_as_played_once_its_round_has_begun(director):
     t, e = builders.running_tournament(
         acting_user=director, system="domino", mode="pairs", n=5, bye_rule="win"
     )
-    services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    services.generate_round_robin(acting_user=director, tournament=t, next_only=True, anyway=True)
     assert byes(t, 1, e) == [4]
 
     first = services.drop_entry(acting_user=director, entry=e[4])
@@ -212,7 +212,7 @@ def test_a_later_round_played_first_keeps_the_earlier_unplayed_table(director):
     """Round robin made in advance: entry 5's round-4 game has a result, its round-3 game not.
     The withdrawal counts after round 4; the round-3 game stays to be played, round 5 goes."""
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs")
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
     round_4_table = Table.objects.get(round__tournament=t, round__number=4, seats__entry=e[5])
@@ -239,9 +239,9 @@ def swiss_round_3_published(director, request):
     )
     builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
     builders.record_round(t, 1, acting_user=director, **SWISS_WIN_A)
-    builders.pair(t, 2, [(0, 2), (1, 3), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 2, [(0, 2), (1, 3), (4, 5)], entries=e, acting_user=director, anyway=True)
     builders.record_round(t, 2, acting_user=director, **SWISS_WIN_A)
-    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director, anyway=True)
     dropped = services.drop_entry(acting_user=director, entry=e[5])
     return t, e, dropped
 
@@ -257,7 +257,9 @@ def test_swiss_withdrawal_rests_the_opponent_and_every_path_refuses_the_entry(
     r3 = rnd(t, 3)
     assert (
         refused(
-            lambda: builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
+            lambda: builders.pair(
+                t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director, anyway=True
+            )
         )
         == "entry_dropped"
     )
@@ -283,7 +285,9 @@ def test_swiss_round_3_re_paired_without_the_entry_gives_it_no_bye_and_no_points
     director, swiss_round_3_published
 ):
     t, e, _ = swiss_round_3_published
-    builders.pair(t, 3, [(0, 1), (2, 4)], entries=e, acting_user=director)  # 3 rests; 5 is out
+    builders.pair(
+        t, 3, [(0, 1), (2, 4)], entries=e, acting_user=director, anyway=True
+    )  # 3 rests; 5 is out
     assert byes(t, 3, e) == [3]
     builders.record_round(t, 3, acting_user=director, **SWISS_WIN_A)
 
@@ -325,14 +329,14 @@ def test_dominó_rondas_re_paired_after_a_withdrawal_never_rest_the_entry(direct
     )
     builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 2, [(0, 2), (1, 3), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 2, [(0, 2), (1, 3), (4, 5)], entries=e, acting_user=director, anyway=True)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director, anyway=True)
     services.drop_entry(acting_user=director, entry=e[5])
 
     pairing, _ = t.propose_pairings(3, seed=11)
     assert e[5].pk not in {x for table in pairing.tables for x in table} | {pairing.bye}
-    builders.pair(t, 3, [(0, 1), (2, 4)], entries=e, acting_user=director)
+    builders.pair(t, 3, [(0, 1), (2, 4)], entries=e, acting_user=director, anyway=True)
     builders.record_round(t, 3, acting_user=director, **DOMINO_WIN_A)
 
     # 1 and 2 never met: level on everything, they share 2nd place.
@@ -355,7 +359,7 @@ def test_individual_dominó_withdrawal_empties_the_table_for_the_director_to_res
 
     def four(number, groups):
         tables = [((a, c), (b, d)) for a, b, c, d in groups]
-        return builders.pair(t, number, tables, entries=e, acting_user=director)
+        return builders.pair(t, number, tables, entries=e, acting_user=director, anyway=True)
 
     four(1, [(0, 1, 2, 3), (4, 5, 6, 7)])
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
@@ -372,7 +376,7 @@ def test_individual_dominó_withdrawal_empties_the_table_for_the_director_to_res
     pairs = [([e[0], e[5]], [e[6], e[7]])]
     code = refused(
         lambda: services.set_pairings(
-            acting_user=director, tournament=t, round_number=3, tables=pairs
+            acting_user=director, tournament=t, round_number=3, tables=pairs, anyway=True
         )
     )
     assert code == "entry_dropped"
@@ -392,6 +396,7 @@ def test_table_game_of_four_plays_on_with_three(director):
         tournament=t,
         round_number=2,
         tables=[[e[0], e[4], e[1], e[5]], [e[2], e[6], e[3], e[7]]],
+        anyway=True,
     )
     table = rnd(t, 2).tables.get(number=1)
     services.record_result(
@@ -418,7 +423,11 @@ def test_table_game_of_four_plays_on_with_three(director):
     assert (
         refused(
             lambda: services.set_seating(
-                acting_user=director, tournament=t, round_number=2, tables=[e[:4], e[4:]]
+                acting_user=director,
+                tournament=t,
+                round_number=2,
+                tables=[e[:4], e[4:]],
+                anyway=True,
             )
         )
         == "entry_dropped"
@@ -437,6 +446,7 @@ def test_table_game_of_three_loses_its_table_and_the_round_is_reseated(director)
         tournament=t,
         round_number=2,
         tables=[[e[0], e[3], e[5]], e[1:3] + [e[4]]],
+        anyway=True,
     )
 
     dropped = services.drop_entry(acting_user=director, entry=e[5])
@@ -449,7 +459,11 @@ def test_table_game_of_three_loses_its_table_and_the_round_is_reseated(director)
     assert sorted(len(x) for x in seating.tables) == [4] and len(seating.byes) == 1
     assert e[5].pk not in set(seating.byes) | {x for table in seating.tables for x in table}
     services.set_seating(
-        acting_user=director, tournament=t, round_number=2, tables=[[e[0], e[1], e[2], e[3]]]
+        acting_user=director,
+        tournament=t,
+        round_number=2,
+        tables=[[e[0], e[1], e[2], e[3]]],
+        anyway=True,
     )
     assert byes(t, 2, e) == [4]
     rows = standings_rows(t, e, "points", "byes")
@@ -502,7 +516,7 @@ def test_domino_round_robin_made_in_advance_continues_with_rests(
     t, e = builders.running_tournament(
         acting_user=director, system="domino", mode=mode, bye_rule=bye_rule
     )
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
 
@@ -520,7 +534,9 @@ def test_domino_round_robin_made_in_advance_continues_with_rests(
     ]
     assert [byes(t, n, e) for n in (1, 2, 3, 4, 5)] == [[], [], [4], [1], [3]]
     assert (
-        refused(lambda: services.generate_round_robin(acting_user=director, tournament=t))
+        refused(
+            lambda: services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
+        )
         == "round_robin_complete"
     )
     for number in (3, 4, 5):
@@ -532,17 +548,21 @@ def test_domino_round_robin_made_in_advance_continues_with_rests(
 def test_round_robin_one_round_at_a_time_continues_after_a_withdrawal(director):
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs")
     for number in (1, 2):
-        services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+        services.generate_round_robin(
+            acting_user=director, tournament=t, next_only=True, anyway=True
+        )
         builders.record_round(t, number, acting_user=director, **DOMINO_WIN_A)
     dropped = services.drop_entry(acting_user=director, entry=e[5])
     assert (fresh(e[5]).dropped_after_round, dropped.seat_changes) == (2, [])
 
-    created = services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    created = services.generate_round_robin(
+        acting_user=director, tournament=t, next_only=True, anyway=True
+    )
 
     assert [r.number for r in created] == [3]
     assert layout(t, 3, e) == {1: ((0,), (2,)), 2: ((3,), (1,))}
     assert byes(t, 3, e) == [4]
-    created = services.generate_round_robin(acting_user=director, tournament=t)
+    created = services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     assert [r.number for r in created] == [4, 5]
     assert [byes(t, n, e) for n in (4, 5)] == [[1], [3]]
     assert Seat.objects.filter(entry=e[5], round__number__gt=2).count() == 0
@@ -552,12 +572,12 @@ def test_round_robin_one_round_at_a_time_continues_after_a_withdrawal(director):
 @pytest.mark.django_db
 def test_round_robin_of_five_rests_two_where_the_withdrawn_entry_had_a_game(director):
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="single", n=5)
-    services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    services.generate_round_robin(acting_user=director, tournament=t, next_only=True, anyway=True)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)  # 0–3 and 1–2 play, 4 rests
     services.drop_entry(acting_user=director, entry=e[4])
     assert fresh(e[4]).dropped_after_round == 1
 
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
 
     assert [layout(t, n, e) for n in (2, 3, 4, 5)] == [
         {1: ((2,), (3,))},
@@ -573,10 +593,10 @@ def test_round_robin_creates_a_round_of_rests_only(director):
     """3 entries, entry 0 withdrawn after round 1: round 3 would be 2–0 with 1 resting, so
     everybody still in rests and the round has no table."""
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="single", n=3)
-    services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    services.generate_round_robin(acting_user=director, tournament=t, next_only=True, anyway=True)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)  # 0–1, 2 rests
     services.drop_entry(acting_user=director, entry=e[0])
-    created = services.generate_round_robin(acting_user=director, tournament=t)
+    created = services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     assert [r.number for r in created] == [2, 3]
     assert (layout(t, 2, e), byes(t, 2, e)) == ({1: ((1,), (2,))}, [])
     assert (layout(t, 3, e), byes(t, 3, e)) == ({}, [1, 2])
@@ -587,7 +607,7 @@ def test_round_robin_creates_a_round_of_rests_only(director):
 @pytest.mark.parametrize("mode", ["single", "pairs"])
 def test_swiss_round_robin_rests_score_as_byes(director, mode):
     t, e = builders.running_tournament(acting_user=director, system="swiss", mode=mode, best_of=3)
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     builders.record_round(t, 1, acting_user=director, **SWISS_WIN_A)
     builders.record_round(t, 2, acting_user=director, **SWISS_WIN_A)
     services.drop_entry(acting_user=director, entry=e[5])
@@ -610,7 +630,9 @@ def test_a_hand_made_round_still_conflicts_with_the_schedule(director):
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs", n=4)
     builders.pair(t, 1, [(0, 1), (2, 3)], entries=e, acting_user=director)
     assert (
-        refused(lambda: services.generate_round_robin(acting_user=director, tournament=t))
+        refused(
+            lambda: services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
+        )
         == "round_robin_conflict"
     )
 
@@ -621,7 +643,7 @@ def test_a_hand_made_round_still_conflicts_with_the_schedule(director):
 @pytest.mark.django_db
 def test_undoing_a_round_robin_withdrawal_gives_back_every_scheduled_table(director):
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="pairs")
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     before = [layout(t, n, e) for n in range(1, 6)]
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
@@ -644,7 +666,7 @@ def test_undoing_after_a_round_began_without_the_entry_leaves_that_round(directo
     t, e = builders.running_tournament(
         acting_user=director, system="swiss", mode="single", best_of=3
     )
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     builders.record_round(t, 1, acting_user=director, **SWISS_WIN_A)
     builders.record_round(t, 2, acting_user=director, **SWISS_WIN_A)
     services.drop_entry(acting_user=director, entry=e[5])
@@ -674,7 +696,7 @@ def test_undoing_a_swiss_withdrawal_lets_the_director_pair_the_entry_again(
     back = services.undrop_entry(acting_user=director, entry=e[5])
     assert back.seat_changes == [SeatChange(3, "unseated")]
     assert fresh(e[5]).dropped_after_round is None
-    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 3, [(0, 1), (2, 3), (4, 5)], entries=e, acting_user=director, anyway=True)
     assert byes(t, 3, e) == []
     assert layout(t, 3, e)[3] == ((4,), (5,))
 
@@ -691,7 +713,7 @@ def test_director_withdraws_on_the_page_after_round_3_was_published(director, di
     t, e = builders.running_tournament(
         acting_user=director, system="domino", mode="pairs", bye_rule="win"
     )
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
     builders.record_round(t, 2, acting_user=director, **DOMINO_WIN_A)
     url = reverse("manage:entry_drop", args=[t.slug, e[5].pk])
@@ -726,10 +748,12 @@ def test_director_re_pairs_round_3_on_the_page_and_the_round_robin_button_contin
 ):
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
     for number in (1, 2):
-        services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+        services.generate_round_robin(
+            acting_user=director, tournament=t, next_only=True, anyway=True
+        )
         builders.record_round(t, number, acting_user=director, **DOMINO_WIN_A)
     # published by hand, as scheduled
-    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director)
+    builders.pair(t, 3, [(0, 2), (3, 1), (4, 5)], entries=e, acting_user=director, anyway=True)
     director_client.post(reverse("manage:entry_drop", args=[t.slug, e[5].pk]))
     assert (fresh(e[5]).dropped_after_round, byes(t, 3, e)) == (2, [4])
 
@@ -746,6 +770,11 @@ def test_director_re_pairs_round_3_on_the_page_and_the_round_robin_button_contin
     assert (layout(t, 3, e), byes(t, 3, e)) == ({1: ((0,), (2,)), 2: ((3,), (1,))}, [4])
 
     r = director_client.post(reverse("manage:round_robin", args=[t.slug]), {"next": "1"})
+    assert r.status_code == 302 and r.url == reverse("manage:tournament", args=[t.slug])
+    assert "La ronda 3 aún no está completa" in messages_of(director_client.get(r.url))
+    r = director_client.post(
+        reverse("manage:round_robin", args=[t.slug]), {"next": "1", "anyway": "1"}
+    )
     assert r.status_code == 302 and r.url == reverse("manage:round", args=[t.slug, 4])
     assert (layout(t, 4, e), byes(t, 4, e)) == ({1: ((3,), (0,)), 2: ((4,), (2,))}, [1])
 
@@ -781,7 +810,7 @@ def test_a_castigo_in_a_round_after_the_withdrawal_is_refused(director):
     t, e = builders.running_tournament(acting_user=director, system="domino", mode="single")
     builders.pair(t, 1, [(0, 5), (1, 4), (2, 3)], entries=e, acting_user=director)
     builders.record_round(t, 1, acting_user=director, **DOMINO_WIN_A)
-    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director)
+    builders.pair(t, 2, [(1, 0), (2, 5), (3, 4)], entries=e, acting_user=director, anyway=True)
     services.drop_entry(acting_user=director, entry=e[5])
     player = e[5].player1
     with pytest.raises(DomainError) as caught:

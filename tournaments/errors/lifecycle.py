@@ -13,12 +13,11 @@ MESSAGES: dict[str, str] = {
     "step_needs_reason": gettext_noop(
         "Para «{step}» escribe el motivo: queda en el historial del torneo."
     ),
+    "no_rounds_yet": gettext_noop(
+        "El torneo aún no tiene rondas: ábrelo a la inscripción o publícalo sin inscripción."
+    ),
     "too_few_entries_to_start": gettext_noop(
         "Para empezar hacen falta al menos {minimum} inscripciones; hay {count}."
-    ),
-    "rounds_already_played": gettext_noop(
-        "El torneo ya tiene rondas ({count}): no vuelve a borrador. Reábrelo o corrígelo en "
-        "sus rondas."
     ),
     "previous_round_incomplete": gettext_noop(
         "La ronda {number} aún no está completa: faltan los resultados de {count} mesa(s) "

@@ -7,7 +7,8 @@ and the order of its rounds (docs/ARCHITECTURE.md, "Lifecycle").
       │                      ▲    │                        │  ▲                          │
       └──────publish─────────┼────┼───────────────────────▶┘  │                       finish
                              └reopen_signup◀────────────────┘                            ▼
-    registration, ready ──back_to_draft (reason)──▶ draft      finished ──reopen (reason)──▶ running
+    any published state ──back_to_draft (reason: hidden again; its games leave the ranking)──▶ draft
+    finished ──reopen (reason)──▶ running
 
 A step (``STEPS``) names the states it leaves, the state it reaches, its guard (a refusal in
 words, or None) and whether it needs a reason (kept in the tournament's history). Every path
@@ -60,8 +61,8 @@ MIN_ENTRIES = 2
 class Step:
     """One step of a tournament's life: ``name`` (stable, used by the forms and tests),
     ``label`` (its button), from any of ``sources`` to ``target``; ``guard(t)`` returns the
-    refusal (DomainError) or None; ``confirmable``: a refusal the director may pass by
-    confirming (finishing with rounds open); ``reason``: a reason is required (kept in the
+    refusal (DomainError) or None; ``confirmable``: the codes of the refusals the director may
+    pass by confirming (finishing with rounds open: "open_rounds"); ``reason``: a reason is required (kept in the
     history); ``by_pairing``: taken by pairing round 1, not by a button (the page links to
     the pairings instead)."""
 
@@ -70,7 +71,7 @@ class Step:
     sources: tuple[str, ...]
     target: str
     guard: Callable[[Tournament], DomainError | None] | None = None
-    confirmable: bool = False
+    confirmable: tuple[str, ...] = ()
     reason: bool = False
     by_pairing: bool = False
 
@@ -83,11 +84,6 @@ def _enough_entries(t: Tournament) -> DomainError | None:
     if count < minimum:
         return DomainError("too_few_entries_to_start", minimum=minimum, count=count)
     return None
-
-
-def _no_rounds(t: Tournament) -> DomainError | None:
-    count = t.rounds.count()
-    return DomainError("rounds_already_played", count=count) if count else None
 
 
 def open_rounds_refusal(t: Tournament) -> DomainError | None:
@@ -103,6 +99,11 @@ def open_rounds_refusal(t: Tournament) -> DomainError | None:
         rounds=", ".join(str(r.number) for r in rounds),
         open_rounds=[(r.number, r.n_tables, r.n_tables - r.n_results) for r in rounds],
     )
+
+
+def _played(t: Tournament) -> DomainError | None:
+    """A draft that has rounds (it was played, then taken back to draft)."""
+    return None if t.rounds.exists() else DomainError("no_rounds_yet")
 
 
 STEPS: tuple[Step, ...] = (
@@ -129,15 +130,24 @@ STEPS: tuple[Step, ...] = (
         (RUNNING,),
         FINISHED,
         guard=open_rounds_refusal,
-        confirmable=True,
+        confirmable=("open_rounds",),
     ),
     Step("reopen", gettext_lazy("Reabrir el torneo"), (FINISHED,), RUNNING, reason=True),
+    # a draft that was played (taken back to draft after its rounds): published again
+    Step("republish", gettext_lazy("Publicar de nuevo"), (DRAFT,), RUNNING, guard=_played),
+    Step(
+        "publish_finished",
+        gettext_lazy("Publicar como terminado"),
+        (DRAFT,),
+        FINISHED,
+        guard=lambda t: _played(t) or open_rounds_refusal(t),
+        confirmable=("open_rounds",),
+    ),
     Step(
         "back_to_draft",
         gettext_lazy("Volver a borrador"),
-        (REGISTRATION, READY),
+        (REGISTRATION, READY, RUNNING, FINISHED),
         DRAFT,
-        guard=_no_rounds,
         reason=True,
     ),
 )
@@ -184,13 +194,13 @@ def check_step(t: Tournament, step: Step, *, reason: str = "", confirmed: bool =
     """Whether ``step`` may be taken by ``t`` now: its status is one of the step's sources, its
     guard passes (or the step is ``confirmable`` and ``confirmed``), and a ``reason`` is given
     when the step needs one. Raises DomainError "step_not_allowed", the guard's refusal
-    ("too_few_entries_to_start", "open_rounds", "rounds_already_played"),
+    ("too_few_entries_to_start", "open_rounds"),
     "step_needs_reason"."""
     if t.status not in step.sources:
         raise _not_allowed(t.status, step.target)
-    if step.guard is not None and not (step.confirmable and confirmed):
+    if step.guard is not None:
         refusal = step.guard(t)
-        if refusal is not None:
+        if refusal is not None and not (confirmed and refusal.code in step.confirmable):
             raise refusal
     if step.reason and not (reason or "").strip():
         raise DomainError("step_needs_reason", step=str(step.label))
@@ -200,14 +210,15 @@ def check_step(t: Tournament, step: Step, *, reason: str = "", confirmed: bool =
 FIRST_STATES = (DRAFT, REGISTRATION, READY)
 
 
-def status_choices(current: str | None) -> list[str]:
-    """The statuses a settings form offers for a tournament now in ``current`` (None: a new
-    one, ``FIRST_STATES``): ``current`` and where the steps leaving it lead (not those taken
-    by pairing: round 1 is paired on the pairings page), in ``Tournament.Status`` order."""
-    if current is None:
+def status_choices(t: Tournament | None) -> list[str]:
+    """The statuses a settings form offers for ``t`` (None: a new tournament,
+    ``FIRST_STATES``): its status and where the steps ``offers`` offers now lead (not those
+    taken by pairing: round 1 is paired on the pairings page), in ``Tournament.Status``
+    order."""
+    if t is None:
         allowed = set(FIRST_STATES)
     else:
-        allowed = {current} | {s.target for s in steps_from(current) if not s.by_pairing}
+        allowed = {t.status} | {offer.step.target for offer in offers(t)}
     return [value for value in Tournament.Status.values if value in allowed]
 
 
@@ -445,6 +456,6 @@ def offers(t: Tournament) -> list[Offer]:
         refusal = step.guard(t) if step.guard is not None else None
         if refusal is None:
             found.append(Offer(step))
-        elif step.confirmable:
+        elif refusal.code in step.confirmable:
             found.append(Offer(step, refusal.message))
     return found

@@ -283,6 +283,7 @@ def test_public_round_page_shows_the_toys_card(seated, director, client):
 
 def test_csv_import_goes_through_the_toys_record(seated, director):
     t, entries = seated
+    _save(t, entries, [30, 45, 10, 0], director)  # round 1 complete: round 2 may come
     rows = ["round,table,player,diana"] + [
         f"2,1,{name},{v}" for name, v in zip(NAMES, [5, 6, 7, 8], strict=True)
     ]

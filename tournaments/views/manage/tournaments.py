@@ -403,14 +403,18 @@ def seat_change_text(change, name: str) -> str:
 def round_robin(request, slug):
     """Create the todos-con-todos rounds (all, or ``next=1``: the next one). A second copy of
     the button's form (its one-time token) creates no further round and shows the first
-    copy's round."""
+    copy's round. The order of play as on the pairings page: the next round waits for the
+    current one ("previous_round_incomplete", said at the top) unless ``anyway=1``."""
     t = managed_tournament(request, slug)
     if request.submission.repeated:
         return request.submission.answer(request, reverse("manage:tournament", args=[t.slug]))
     next_only = request.POST.get("next") == "1"
     try:
         created = services.generate_round_robin(
-            acting_user=request.user, tournament=t, next_only=next_only
+            acting_user=request.user,
+            tournament=t,
+            next_only=next_only,
+            anyway=request.POST.get("anyway") == "1",
         )
     except DomainError as exc:
         messages.error(request, exc.message)
