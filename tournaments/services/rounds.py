@@ -161,9 +161,10 @@ def _write_round(
 ) -> Round:
     """Check and store a round's tables: ``layout`` is, per table, [(entry, side, position)].
     Entries of ``t`` left unseated get a bye when they are to be paired
-    (``Tournament.entries_to_pair``: not dropped; present, once check-in is under way). Runs inside the caller's
-    transaction with ``t`` locked. ``seen``: the ``pairing_fingerprint`` the director saw
-    (None: no check)."""
+    (``Tournament.entries_to_pair``: not dropped; arrived, i.e. not first seated or resting
+    in a later round, SCORING.md §5 "Late arrivals"; present, once check-in is under way).
+    Runs inside the caller's transaction with ``t`` locked. ``seen``: the
+    ``pairing_fingerprint`` the director saw (None: no check)."""
     if not 1 <= int(round_number) <= 99:
         raise DomainError("invalid_round_number")
     if seen is not None and seen != pairing_fingerprint(t, int(round_number)):
