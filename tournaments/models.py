@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -352,12 +352,29 @@ class Tournament(models.Model):
         )
 
     def entries_playing(self, round_number: int):
-        """The entries still in the tournament in round ``round_number``: not withdrawn, or
-        withdrawn after that round or a later one (``dropped_after_round`` ≥ it: the last round
-        the entry played, docs/SCORING.md §5). A queryset."""
+        """The entries in the tournament in round ``round_number``: arrived by then, and not
+        withdrawn before it (docs/SCORING.md §5, "Withdrawals" and "Late arrivals"). A
+        queryset (no query of its own).
+
+        - Withdrawn: ``dropped_after_round`` < ``round_number`` (the last round the entry
+          played) leaves it out.
+        - Late: an entry takes part from its **first round**, the first round where it sits at
+          a table or rests (a ``Seat`` or a ``Bye``, whichever path wrote it: the pairings
+          pages or an import). One whose seats and byes are all in later rounds arrived after
+          ``round_number``: it is left out, so it is never paired nor given a bye there, nor
+          missing from it (a table game's "everyone plays"). An entry with no seat and no bye
+          yet counts in every round: it arrives at the next round paired (a round that has
+          begun cannot be paired again, so it gets nothing for a round played before it came).
+        """
+        placed_by = Exists(
+            Seat.objects.filter(entry=OuterRef("pk"), round__number__lte=round_number)
+        ) | Exists(Bye.objects.filter(entry=OuterRef("pk"), round__number__lte=round_number))
+        placed_after = Exists(
+            Seat.objects.filter(entry=OuterRef("pk"), round__number__gt=round_number)
+        ) | Exists(Bye.objects.filter(entry=OuterRef("pk"), round__number__gt=round_number))
         return self.entries.filter(
             Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
-        )
+        ).exclude(placed_after & ~placed_by)
 
     def checking_in(self) -> bool:
         """Whether check-in is under way: some entry is marked present. One query."""
@@ -365,9 +382,11 @@ class Tournament(models.Model):
 
     def entries_to_pair(self, round_number: int):
         """The entries a pairing of round ``round_number`` uses (proposals, round robin, the
-        byes of the entries left unseated): those still in (``entries_playing``) and, once
-        check-in is under way (``checking_in``), present. An absent entry is never paired
-        nor given a bye; the director may still seat it by hand. A queryset."""
+        byes of the entries left unseated, an import's "everyone plays" check): those in the
+        tournament then (``entries_playing``: arrived, not withdrawn) and, once check-in is
+        under way (``checking_in``), present. An absent entry, or one that arrived in a later
+        round, is never paired nor given a bye; the director may still seat it by hand. A
+        queryset."""
         playing = self.entries_playing(round_number)
         if self.checking_in():
             playing = playing.filter(present=True)

@@ -9,6 +9,10 @@ and entries (``register_entry``), the rounds (``get_or_create_round``: in order,
 (``seat_table``) and its result recorded (``record_result``, the system's own rules), the byes
 (``add_bye``) and the drops (``drop_entry``).
 
+The byes are the file's own: an import never rests an entry the file does not name, so a player
+first named in round 2 (a late arrival, SCORING.md §5) has no bye for round 1, and a file with
+both rounds stores what one file per round stores.
+
 A ``DomainError`` from a service becomes a refused line (the line the write came from) and the
 rest goes on, so that one refusal lists every bad line; then ``ImportRefused`` is raised and
 the transaction (``run``'s, or the caller's) stores nothing.
@@ -152,12 +156,19 @@ def _rounds(acting_user, t: Tournament, plan: Plan, errors: Errors) -> dict:
 def _check_byes(t: Tournament, system, plan: Plan, rounds: dict, errors: Errors) -> None:
     """Each round of the file, once written, must rest no more entries than the system allows
     (``ScoringSystem.check_byes``, as the pairings page: a table game seats everyone but the
-    fifth of five); a refusal goes on every line of that round."""
+    fifth of five); a refusal goes on every line of that round.
+
+    The entries left without a table are counted as the pairings page counts them
+    (``Tournament.entries_to_pair``): an entry whose first table is in a later round (of
+    this file or the database) arrived late and is not missing from the earlier ones, so a
+    file whose round 2 seats a newcomer imports in one go as two files (round 1, then round
+    2) do; once check-in is under way, an absent entry is not missing either (SCORING.md
+    §5, "Late arrivals")."""
     for number, rnd in rounds.items():
-        seated = Seat.objects.filter(round=rnd).count()
-        active = t.entries_playing(number).count()
+        seated = Seat.objects.filter(round=rnd).values("entry_id")
+        resting = t.entries_to_pair(number).exclude(pk__in=seated).count()
         try:
-            system.check_byes(t, seated=seated, resting=max(active - seated, 0))
+            system.check_byes(t, seated=seated.count(), resting=resting)
         except DomainError as exc:
             errors.add_all(plan.lines_of_round(number), exc)
 

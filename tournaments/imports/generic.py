@@ -114,7 +114,12 @@ def import_results(system, header, *, acting_user, tournament: Tournament, data,
     whatever the order; a change counts as changed, the table's version grows and history keeps
     the old values, the same values count as unchanged); a table with no result yet is re-seated
     as the file says; a table with a result and other players is refused ("seats_differ"). The
-    file has no bye lines (a bye is set by the seating).
+    file has no bye lines (a bye is set by the seating). Each round, once written, rests no
+    more entries than the system allows (``ScoringSystem.check_byes``: a table game seats
+    everyone but the fifth of five), counted as the pairings page counts them
+    (``Tournament.entries_to_pair``): a player whose first line is in a later round arrived
+    then and is not missing from the rounds before, so one file with rounds 1 and 2 stores
+    what two files store (SCORING.md §5, "Late arrivals").
 
     Returns ``services.ImportReport`` (tables created / changed / unchanged, players and
     entries created, warnings). Raises ``ImportRefused`` (file-level codes "bad_encoding",
@@ -122,7 +127,8 @@ def import_results(system, header, *, acting_user, tournament: Tournament, data,
     ``seat_rule`` refuses, on each of its lines), "table_required", "bad_round", "bad_table",
     "field_count", "entry_twice_in_round", "round_closed", "round_out_of_order",
     "round_beyond_planned", "import_cannot_create_players", "seats_differ",
-    "entry_elsewhere", and the system's own from its format's ``parse_rows`` and ``record``).
+    "entry_elsewhere", "table_byes" (on every line of the round), and the system's own from
+    its format's ``parse_rows`` and ``record``).
     Nothing is stored on error.
     """
     header = tuple(header)

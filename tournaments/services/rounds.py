@@ -171,10 +171,11 @@ def _write_round(
 ) -> Round:
     """Check and store a round's tables: ``layout`` is, per table, [(entry, side, position)].
     Entries of ``t`` left unseated get a bye when they are to be paired
-    (``Tournament.entries_to_pair``: not dropped; present, once check-in is under way). Runs inside the caller's
-    transaction with ``t`` locked. ``seen``: the ``pairing_fingerprint`` the director saw
-    (None: no check). ``anyway``: pair even though the round before is not complete
-    (``lifecycle.check_next_round``)."""
+    (``Tournament.entries_to_pair``: not dropped; arrived, i.e. not first seated or resting
+    in a later round, SCORING.md §5 "Late arrivals"; present, once check-in is under way).
+    Runs inside the caller's transaction with ``t`` locked. ``seen``: the
+    ``pairing_fingerprint`` the director saw (None: no check). ``anyway``: pair even though
+    the round before is not complete (``lifecycle.check_next_round``)."""
     if not 1 <= int(round_number) <= 99:
         raise DomainError("invalid_round_number")
     lifecycle.check_next_round(t, int(round_number), anyway=anyway)
