@@ -90,8 +90,8 @@ def signup(request, slug):
                     partner_name=data.get("partner_name", ""),
                 )
                 # The answer is a page of its own (a reload shows it again, never sends the
-                # form twice): the request's id, signed, in the address.
-                # the places the form showed matter only to a request that found none left
+                # form twice): the request's id, signed, in the address, with the places its
+                # form showed when it found none left (the answer then says they went).
                 waiting = done.status == SignUp.Status.WAITING
                 shown = _places_shown(request.POST.get("plazas", "")) if waiting else None
                 token = signing.dumps([done.pk, shown], salt=DONE_SALT)
@@ -227,7 +227,7 @@ def signups(request, slug):
     to add — a club director's act —, a partner to confirm, a name the club has more than once,
     with its select: ``player_choice``, ``partner_choice``); a request waiting for approval or
     on the waiting list with the button that moves it to the other list where the move
-    applies (``services.move_refusal``; ``action=move``, ``signup``, ``to=waiting|pending``,
+    applies (``services.signups.move_refusal``; ``action=move``, ``signup``, ``to=waiting|pending``,
     ``services.move_signup``), its form with a one-time token (``access.one_submission``: a
     second copy moves nothing and says so). Contact details are shown here only."""
     t = managed_tournament(request, slug)
