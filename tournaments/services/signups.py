@@ -472,8 +472,10 @@ def promote_waiting(*, acting_user, tournament: Tournament) -> list[SignUp]:
 def place_freed(sender, *, tournament: Tournament, acting_user, **kwargs) -> None:
     """Listener of ``events.place_freed`` (an entry withdrawn, ``services.drop_entry``;
     connected by ``tournaments.apps``): the waiting list moves up (``promote_waiting``), in
-    the withdrawal's transaction."""
-    promote_waiting(acting_user=acting_user, tournament=tournament)
+    the withdrawal's transaction, before the tournament starts (``tournament`` is the row the
+    withdrawal locked: no query after it)."""
+    if tournament.status in OPEN_STATUSES:
+        promote_waiting(acting_user=acting_user, tournament=tournament)
 
 
 #: The lists a director moves a request between (``move_signup``).
