@@ -20,6 +20,7 @@ class TournamentsConfig(AppConfig):
         from tournaments import errors, events, imports, leagues
         from tournaments import models as m
         from tournaments.notices import tasks as notice_tasks
+        from tournaments.services import signups
         from tournaments.systems.builtin import register_builtin
 
         # The scoring systems and their results files, registered after the models, so that
@@ -33,6 +34,10 @@ class TournamentsConfig(AppConfig):
         events.email_changed.connect(notice_tasks.email_changed, dispatch_uid="notices")
         # ... and a sign-up naming a club player as partner asks that player for their word.
         events.partner_named.connect(notice_tasks.partner_named, dispatch_uid="notices-partner")
+        # ... and an entry withdrawn gives its place to the first waiting request, in the
+        # withdrawal's transaction (services.tournaments cannot import the sign-ups, which
+        # import it).
+        events.place_freed.connect(signups.place_freed, dispatch_uid="signups-waiting")
 
         # tournaments.errors is pure (no Django): its messages are Spanish msgids, translated
         # when shown through this hook, in the language active at that moment.

@@ -10,6 +10,10 @@ writer never imports what reacts to it.
 - ``partner_named``: a sign-up request names a club player as partner and waits for their
   consent (``services.signups``; ``signup_id``). Sent once the transaction commits: the
   notices (``tournaments.notices``) mail the partner the link that confirms it.
+- ``place_freed``: an entry gave its place back by withdrawing (``services.drop_entry``;
+  ``tournament``: the tournament, locked, ``acting_user``). Sent at once, inside the writer's
+  transaction: the sign-ups (``services.signups.promote_waiting``) move the waiting list up
+  while the tournament has not started, under the same lock.
 - ``batched()``: a long write (a results file: thousands of rows) asks the listeners that
   gather per change to gather for the whole block and act once at its end: the ranking writes
   one replay request for every table the file touched (``rankings.signals``). Listeners connect
@@ -36,6 +40,9 @@ email_changed = Signal()
 #: A sign-up request waits for the consent of the partner it names (kwargs: ``signup_id``),
 #: sent after the commit.
 partner_named = Signal()
+#: An entry gave its place back (kwargs: ``tournament`` locked, ``acting_user``), sent inside
+#: the transaction.
+place_freed = Signal()
 #: The outermost ``batched()`` block began / ended (kwargs of the end: ``ok``).
 batch_started = Signal()
 batch_finished = Signal()

@@ -376,6 +376,29 @@ class Tournament(models.Model):
             Q(dropped_after_round__isnull=True) | Q(dropped_after_round__gte=round_number)
         ).exclude(placed_after & ~placed_by)
 
+    def entries_in_places(self):
+        """The entries that fill places of ``max_entries``: those not withdrawn (an entry
+        withdrawn before the tournament starts gives its place back). A queryset."""
+        return self.entries.filter(dropped_after_round__isnull=True)
+
+    def places_left(self, *, but: int | None = None) -> int | None:
+        """How many more requests ``max_entries`` lets in now, never below 0; None without a
+        maximum. The one count of free places (the sign-up page's "Quedan N plazas", where a
+        request goes, the waiting list moving up: ``services.signups``): the maximum less the
+        entries in places (``entries_in_places``) and, in a tournament whose director approves
+        each sign-up (``signup_needs_approval``), less the requests waiting for that approval
+        (``SignUp.Status.PENDING``: each holds its place), but the request of pk ``but``.
+        Without approval a pending request (someone new to add, a name to choose) holds no
+        place: it is entered only if a place is left when a director accepts it. One query,
+        two with approval."""
+        if self.max_entries is None:
+            return None
+        taken = self.entries_in_places().count()
+        if self.signup_needs_approval:
+            pending = self.signups.filter(status=SignUp.Status.PENDING)
+            taken += pending.exclude(pk=but).count() if but else pending.count()
+        return max(0, self.max_entries - taken)
+
     def checking_in(self) -> bool:
         """Whether check-in is under way: some entry is marked present. One query."""
         return self.entries.filter(present=True).exists()

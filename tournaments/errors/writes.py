@@ -82,6 +82,22 @@ MESSAGES: dict[str, str] = {
     "signup_full": gettext_noop(
         "El torneo está completo ({most} inscripciones): sube el máximo antes de aceptar otra."
     ),
+    "signup_places_held": gettext_noop(
+        "Las plazas que quedan son de las solicitudes por aprobar: decide esas antes, pásalas "
+        "a la lista de espera o sube el máximo para aceptar la de {name}."
+    ),
+    "signup_not_movable": gettext_noop(
+        "La solicitud de {name} está «{status}»: solo una solicitud por aprobar o en lista de "
+        "espera pasa de una lista a la otra."
+    ),
+    "signup_already_there": gettext_noop("La solicitud de {name} ya está «{status}»."),
+    "signup_room_left": gettext_noop(
+        "La solicitud de {name} tiene plaza: no va a la lista de espera. Acéptala o recházala."
+    ),
+    "undrop_full": gettext_noop(
+        "El torneo está completo ({most} inscripciones): {name} dejó su plaza al retirarse. "
+        "Sube el máximo para que vuelva."
+    ),
     "max_entries_below": gettext_noop(
         "El máximo ({most}) no puede ser menor que las inscripciones que ya hay ({count})."
     ),

@@ -97,6 +97,7 @@ from tournaments.services.rounds import (
 from tournaments.services.signups import (
     answer_partner,
     decide_signup,
+    move_signup,
     promote_waiting,
     remove_entry,
     sign_up,
@@ -139,6 +140,7 @@ __all__ = [
     "promote_waiting",
     "answer_partner",
     "decide_signup",
+    "move_signup",
     "ERROR_FIELDS",
     "MAX_NAME",
     "TOURNAMENT_FIELDS",

@@ -24,12 +24,19 @@ The rule (one place, here):
   (``permissions.is_director``) accepts it; a director of this tournament only is refused in
   words ("signup_needs_club_director"), the request staying for a club director.
 * With all that settled (``_settle``, the one path of every request that nobody decides: the
-  sign-up itself, the partner's yes, a place freed by ``promote_waiting``): accepted at once
-  when the tournament needs no approval and has room (``max_entries``); with no room the
-  request waits (``WAITING``, first come first served, moved up by ``promote_waiting`` when
-  room appears); with approval on, new people to add or a name to choose it waits for a
-  director (``PENDING``). Whoever accepts, the people are recognised again at that moment
-  (``who_plays``), so a request never makes a duplicate of someone added meanwhile.
+  sign-up itself, the partner's yes, a place freed by ``promote_waiting``), where it goes, in
+  either mode, under the tournament's lock (``writing.lock_tournament``: two requests for the
+  last place queue on it, and the second finds the place taken): with no place left
+  (``Tournament.places_left``, the one count of free places) it waits (``WAITING``, in order
+  of arrival, ``created_at``); with a place, approval on (or new people to add, a name to
+  choose) it waits for a director (``PENDING``: with approval on it holds its place, so the
+  next request finds one fewer); without approval it is entered (``ACCEPTED``).
+* A place freed — an entry removed or withdrawn, a request holding one refused or declined —
+  or a higher maximum moves the first waiting request up (``promote_waiting``, the one path
+  of every such change, until the tournament starts): entered without approval, waiting for
+  the director's approval with it. A director moves a request between approval and the
+  waiting list (``move_signup``). Whoever accepts, the people are recognised again at that
+  moment (``who_plays``), so a request never makes a duplicate of someone added meanwhile.
 """
 
 from __future__ import annotations
@@ -66,13 +73,6 @@ def signup_closed_reason(t: Tournament, now=None) -> str | None:
     if t.signup_closes_at is not None and (now or timezone.now()) >= t.signup_closes_at:
         return "signup_deadline"
     return None
-
-
-def room_left(t: Tournament) -> int | None:
-    """How many more entries ``t`` takes (never below 0), None without a maximum."""
-    if t.max_entries is None:
-        return None
-    return max(0, t.max_entries - t.entries.count())
 
 
 def _digits(phone: str) -> str:
@@ -196,11 +196,13 @@ def sign_up(
     now=None,
 ) -> SignUp:
     """Record a request to play ``tournament`` (see the module's rule) and take it as far as
-    it goes by itself (``_settle``): accepted at once when nobody's word is missing, the
-    tournament needs no approval and has room. Creates no player. Returns the ``SignUp`` (its
-    ``status`` says what happened: accepted, waiting for the partner, for a director or on
-    the waiting list; ``place`` its place in the waiting list, when waiting). A partner asked
-    for their word is told once the transaction commits (``events.partner_named``).
+    it goes by itself (``_settle``, under the tournament's lock): on the waiting list when no
+    place is left, else accepted at once when nobody's word is missing and the tournament
+    needs no approval, or waiting for a director. Creates no player. Returns the ``SignUp``
+    (its ``status`` says what happened: accepted, waiting for the partner, for a director or
+    on the waiting list; ``place`` its place in the waiting list, 1 = next, when waiting). A
+    partner asked for their word is told once the transaction commits
+    (``events.partner_named``).
 
     Raises DomainError "signup_off", "signup_started", "signup_deadline", "name_required",
     "name_too_long", "signup_contact" (someone new without email or phone), "signup_identify",
@@ -250,7 +252,8 @@ def sign_up(
 
 
 def waiting_place(signup: SignUp) -> int | None:
-    """``signup``'s place in its tournament's waiting list (1 = next), None unless waiting."""
+    """``signup``'s place in its tournament's waiting list (1 = next; the list is in order of
+    arrival, ``created_at``), None unless waiting. One query."""
     if signup.status != SignUp.Status.WAITING:
         return None
     return (
@@ -282,13 +285,15 @@ def _enter(signup: SignUp, acting_user, players: list[Player]) -> None:
 
 
 def _settle(signup: SignUp, acting_user) -> None:
-    """Move ``signup`` (not saved; its tournament locked by the caller) as far as it goes with
-    nobody deciding — the sign-up itself, the partner's yes, a place freed
-    (``promote_waiting``) — never creating a player nor entering anyone who has not said yes:
+    """Where ``signup`` goes (not saved; its tournament locked by the caller, so the count of
+    places cannot change meanwhile) with nobody deciding — the sign-up itself, the partner's
+    yes, a place freed (``promote_waiting``) — never creating a player nor entering anyone who
+    has not said yes. The one rule, the same in both modes:
 
-    a partner who is the club's player and has not confirmed → ``UNCONFIRMED``; new people to
-    add, a name to choose, a player who is inactive or entered meanwhile, or approval on →
-    ``PENDING`` (a director decides); no room → ``WAITING``; else the entry (``ACCEPTED``).
+    a partner who is the club's player and has not confirmed → ``UNCONFIRMED`` (no place
+    taken); no place left (``Tournament.places_left``) → ``WAITING``; new people to add, a name
+    to choose, a player who is inactive or entered meanwhile, or approval on → ``PENDING`` (a
+    director decides; with approval on it now holds a place); else the entry (``ACCEPTED``).
     Records recognised since the request are taken (``who_plays``), never duplicated."""
     t = signup.tournament
     who = who_plays(signup)
@@ -297,6 +302,8 @@ def _settle(signup: SignUp, acting_user) -> None:
     players = [who.player] + ([who.partner] if signup.partner_name else [])
     if who.partner_unconfirmed:
         signup.status = SignUp.Status.UNCONFIRMED
+    elif t.places_left(but=signup.pk) == 0:
+        signup.status = SignUp.Status.WAITING
     elif (
         who.adds_people
         or who.needs_choice
@@ -304,8 +311,6 @@ def _settle(signup: SignUp, acting_user) -> None:
         or any(not p.active or _entered(t, p) for p in players)
     ):
         signup.status = SignUp.Status.PENDING
-    elif room_left(t) == 0:
-        signup.status = SignUp.Status.WAITING
     else:
         _enter(signup, acting_user, players)
 
@@ -337,12 +342,16 @@ def decide_signup(
     pick when the club has that name more than once (``Who.player_choices`` /
     ``partner_choices``). The director's acceptance is the partner's confirmation. The people
     not in the register are added (``create_player``) only by a club director
-    (``permissions.is_director``).
+    (``permissions.is_director``). Accepting needs a place: the request's own when it holds
+    one (waiting for approval, approval on), else one nobody holds
+    (``Tournament.places_left``). Refusing frees the place of a request that held one: the
+    waiting list moves up (``promote_waiting``).
 
     Raises DomainError "signup_decided" (already accepted or refused), "signup_choose" (a
     name the club has more than once, no pick), "signup_not_a_choice" (a pick of another
     name), "signup_needs_club_director" (new people, a director of this tournament only),
-    "signup_full" (no room left: raise the maximum first), and those of ``register_entry``
+    "signup_full" (the entries fill the maximum: raise it first), "signup_places_held" (the
+    places left are held by requests waiting for approval), and those of ``register_entry``
     and ``create_player``."""
     t = lock_tournament(signup.tournament)
     signup = SignUp.objects.select_for_update().get(pk=signup.pk)
@@ -361,8 +370,11 @@ def decide_signup(
             new = [signup.name] if who.new_player else []
             new += [signup.partner_name] if who.new_partner else []
             raise DomainError("signup_needs_club_director", names=" & ".join(new))
-        if room_left(t) == 0:
+        if t.max_entries is not None and t.entries_in_places().count() >= t.max_entries:
             raise DomainError("signup_full", most=t.max_entries)
+        holds_place = t.signup_needs_approval and signup.status == SignUp.Status.PENDING
+        if not holds_place and t.places_left(but=signup.pk) == 0:
+            raise DomainError("signup_places_held", name=signup.name)
         if who.new_player:
             # a member number another player has is left off, never refused: a refusal would
             # tell a stranger which numbers exist (the request keeps what was typed)
@@ -387,6 +399,8 @@ def decide_signup(
         signup.decided_at = timezone.now()
         signup.decided_by = acting_user
     audit(signup, acting_user).save()
+    if not accept:
+        promote_waiting(acting_user=acting_user, tournament=t)
     return signup
 
 
@@ -395,7 +409,8 @@ def answer_partner(*, acting_user, signup: SignUp, player: Player, confirm: bool
     """The club's player ``player``, named as partner by ``signup``, says yes (``confirm``) or
     no: from the link mailed to them (``acting_user`` None) or their account's page. Yes: the
     request goes on its way (``_settle``: accepted when there is room and no approval, else
-    waiting or for a director); no: ``DECLINED``, nobody is entered. The closing time is for
+    waiting or for a director); no: ``DECLINED``, nobody is entered (a place the request held
+    goes to the waiting list, ``promote_waiting``). The closing time is for
     new requests: a request made in time may be answered until the tournament starts. Returns
     the request.
 
@@ -422,28 +437,101 @@ def answer_partner(*, acting_user, signup: SignUp, player: Player, confirm: bool
         signup.decided_at = timezone.now()
         signup.decided_by = user
     _save(signup, user, was=was)
+    if not confirm:
+        promote_waiting(acting_user=user, tournament=t)
     return signup
 
 
 @transaction.atomic
 def promote_waiting(*, acting_user, tournament: Tournament) -> list[SignUp]:
-    """Move the waiting requests up, oldest first, while there is room (a tournament without
-    approval only: with approval the director decides), each by the one path (``_settle``):
-    accepted, or, when it now needs someone's word (a partner found in the register, new
-    people, a name to choose), left for it. Never creates a player. Returns those accepted."""
+    """The one path of a place freed or added — an entry removed (``remove_entry``) or
+    withdrawn (``services.drop_entry``, through ``events.place_freed``), a request holding a
+    place refused or declined, a higher maximum (``update_signup_settings``): while the
+    tournament has places left (``Tournament.places_left``) and has not started, the first
+    waiting request (in order of arrival) goes where the one rule sends it (``_settle``):
+    without approval entered (``ACCEPTED``, its entry made), with approval to the director
+    (``PENDING``, holding the place). One that now needs someone's word first (a partner
+    found in the register: ``UNCONFIRMED``, asked once the transaction commits) or a club
+    director's act (new people, a name to choose: ``PENDING`` without approval) takes no
+    place, and the next goes up. Never creates a player. Returns the requests moved, in
+    order, with their new status."""
     t = lock_tournament(tournament)
-    accepted = []
-    if t.signup_needs_approval:
-        return accepted
+    moved: list[SignUp] = []
+    if t.status not in OPEN_STATUSES:
+        return moved
     for signup in t.signups.filter(status=SignUp.Status.WAITING).order_by("created_at", "id"):
-        if room_left(t) == 0:
+        if t.places_left() == 0:
             break
         signup.tournament = t
         _settle(signup, acting_user)
         _save(signup, acting_user, was=SignUp.Status.WAITING)
-        if signup.status == SignUp.Status.ACCEPTED:
-            accepted.append(signup)
-    return accepted
+        moved.append(signup)
+    return moved
+
+
+def place_freed(sender, *, tournament: Tournament, acting_user, **kwargs) -> None:
+    """Listener of ``events.place_freed`` (an entry withdrawn, ``services.drop_entry``;
+    connected by ``tournaments.apps``): the waiting list moves up (``promote_waiting``), in
+    the withdrawal's transaction, before the tournament starts (``tournament`` is the row the
+    withdrawal locked: no query after it)."""
+    if tournament.status in OPEN_STATUSES:
+        promote_waiting(acting_user=acting_user, tournament=tournament)
+
+
+#: The lists a director moves a request between (``move_signup``).
+MOVABLE = (SignUp.Status.PENDING, SignUp.Status.WAITING)
+
+
+def move_refusal(signup: SignUp, to: str) -> DomainError | None:
+    """Why ``signup`` (with its tournament as the caller read or locked it) cannot move to
+    ``to`` (``SignUp.Status.PENDING`` or ``WAITING``), or None when it can:
+    "signup_not_movable" (neither waiting for approval nor on the waiting list),
+    "signup_already_there", and, to the waiting list, "signup_room_left" (a place is left
+    for it, ``Tournament.places_left``: the list would give it straight back). No query but
+    the count of places; the director's page asks it of each row to show only the moves that
+    apply."""
+    if signup.status not in MOVABLE:
+        return DomainError(
+            "signup_not_movable", name=signup.name, status=signup.get_status_display()
+        )
+    if signup.status == to:
+        return DomainError(
+            "signup_already_there", name=signup.name, status=signup.get_status_display()
+        )
+    if to == SignUp.Status.WAITING and signup.tournament.places_left(but=signup.pk) != 0:
+        return DomainError("signup_room_left", name=signup.name)
+    return None
+
+
+@transaction.atomic
+def move_signup(*, acting_user, signup: SignUp, to: str) -> SignUp:
+    """A director moves ``signup`` between the two lists that wait for a place: waiting for
+    approval (``PENDING``) → the waiting list (``WAITING``), or back (``to``). Under the
+    tournament's lock, audited (its history names the director).
+
+    To the waiting list only when no place is left for it (a request left for approval
+    although the tournament was full, as before this rule; one the director would rather
+    have wait): it takes its place there by arrival (``created_at``), like every waiting
+    request, and moves up with them (``promote_waiting``). Back to approval at any time: with
+    approval on it holds a place again, beyond the maximum if need be (nobody else is let in
+    meanwhile; accepting it still needs the entries below the maximum, "signup_full"). A
+    move frees no place, so nobody else moves. Returns the request (``place``: its place in
+    the waiting list, when waiting).
+
+    Raises ValueError for a ``to`` other than those two; DomainError as ``move_refusal``
+    says ("signup_not_movable", "signup_already_there", "signup_room_left")."""
+    if to not in MOVABLE:
+        raise ValueError(f"a request moves to one of {MOVABLE}, not {to!r}")
+    t = lock_tournament(signup.tournament)
+    signup = SignUp.objects.select_for_update().get(pk=signup.pk)
+    signup.tournament = t
+    refusal = move_refusal(signup, to)
+    if refusal is not None:
+        raise refusal
+    signup.status = to
+    audit(signup, acting_user).save()
+    signup.place = waiting_place(signup)
+    return signup
 
 
 @transaction.atomic
@@ -456,12 +544,14 @@ def update_signup_settings(
     signup_closes_at,
     signup_needs_approval: bool,
 ) -> Tournament:
-    """Change the sign-up settings of ``tournament``; room that appears moves the waiting list
-    up (``promote_waiting``). Returns the tournament. Raises DomainError
-    "max_entries_below" (a maximum below the entries already accepted)."""
+    """Change the sign-up settings of ``tournament``; places that appear (a higher maximum, or
+    none) move the waiting list up (``promote_waiting``: as many requests as new places).
+    Returns the tournament. Raises DomainError "max_entries_below" (a maximum below the
+    entries already in places, ``Tournament.entries_in_places``)."""
     t = lock_tournament(tournament)
-    if max_entries is not None and max_entries < t.entries.count():
-        raise DomainError("max_entries_below", most=max_entries, count=t.entries.count())
+    count = t.entries_in_places().count()
+    if max_entries is not None and max_entries < count:
+        raise DomainError("max_entries_below", most=max_entries, count=count)
     t.signup_open = bool(signup_open)
     t.max_entries = max_entries
     t.signup_closes_at = signup_closes_at

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from tournaments import systems, timing
+from tournaments import events, systems, timing
 from tournaments.errors import DomainError, gettext_noop
 from tournaments.models import TOURNAMENT_SETTINGS, Entry, Player, Tournament
 from tournaments.services.lifecycle import check_status_change
@@ -428,6 +428,8 @@ def drop_entry(*, acting_user, entry: Entry, after_round: int | None = None) -> 
 
     Returns the entry, with ``seat_changes`` (``rounds.SeatChange`` list) saying what changed
     and ``already_withdrawn`` (True: it was withdrawn before, nothing changed).
+    The place it filled under the maximum is free again (``Tournament.entries_in_places``):
+    ``events.place_freed`` moves the sign-ups' waiting list up before the tournament starts.
     Raises DomainError "invalid_round_number" (``after_round`` not 0–99),
     "drop_before_played" (``after_round`` before a round it has played).
     """
@@ -449,6 +451,7 @@ def drop_entry(*, acting_user, entry: Entry, after_round: int | None = None) -> 
     entry.seat_changes = withdraw_from_rounds(
         acting_user=acting_user, t=entry.tournament, entry=entry, after_round=played
     )
+    events.place_freed.send(sender=None, tournament=entry.tournament, acting_user=acting_user)
     return entry
 
 
@@ -461,9 +464,20 @@ def undrop_entry(*, acting_user, entry: Entry) -> Entry:
     (``rounds.return_to_rounds``).
 
     Returns the entry, with ``seat_changes`` (``rounds.SeatChange`` list; empty when it was
-    not withdrawn)."""
+    not withdrawn). Before the tournament starts the entry takes a place under the maximum
+    again (its own went to the waiting list when it withdrew): raises DomainError
+    "undrop_full" when none is left (``Tournament.entries_in_places``; requests waiting for
+    approval do not count: the director decides them afterwards)."""
     entry = lock_entry(entry)
     was = entry.dropped_after_round
+    t = entry.tournament
+    if (
+        was is not None
+        and t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+        and t.max_entries is not None
+        and t.entries_in_places().count() >= t.max_entries
+    ):
+        raise DomainError("undrop_full", name=entry.name, most=t.max_entries)
     entry.dropped_after_round = None
     audit(entry, acting_user).save()
     entry.seat_changes = []

@@ -22,7 +22,7 @@ from tournaments.models import Player, SignUp, Tournament
 from tournaments.permissions import is_director
 from tournaments.services.signups import (
     OPEN,
-    room_left,
+    move_refusal,
     signup_closed_reason,
     waiting_place,
     who_plays,
@@ -31,6 +31,7 @@ from tournaments.views import sharing
 from tournaments.views.manage.access import (
     director_required,
     managed_tournament,
+    one_submission,
     posted_object,
 )
 from tournaments.views.manage.confirm import place_error
@@ -52,9 +53,12 @@ SIGNUP_FIELDS = {
 @limited("signup")
 def signup(request, slug):
     """The sign-up form of tournament ``slug`` while it takes sign-ups
-    (``signup_closed_reason``; otherwise the page says why). A request taken goes (303) to
-    the answer, ``?hecho=<signed id>``: accepted, waiting for a director, or on the waiting
-    list with its place; reloading it sends nothing again. A refused form comes back
+    (``signup_closed_reason``; otherwise the page says why), with the places left
+    (``Tournament.places_left``), which the form carries back (hidden ``plazas``). A request
+    taken goes (303) to the answer, ``?hecho=<signed [id, places shown]>``: which list it is
+    on — entered, waiting for a director's approval, or on the waiting list with its place,
+    saying so plainly when the form had shown places that others took while it was sent
+    (``_signed_signup``); reloading it sends nothing again. A refused form comes back
     with what was typed and the message beside its field (400). Contact details are never
     shown back. A filled trap field (``SignUpForm.website``) is answered as received and
     stores nothing.
@@ -86,8 +90,11 @@ def signup(request, slug):
                     partner_name=data.get("partner_name", ""),
                 )
                 # The answer is a page of its own (a reload shows it again, never sends the
-                # form twice): the request's id, signed, in the address.
-                token = signing.dumps(done.pk, salt=DONE_SALT)
+                # form twice): the request's id, signed, in the address, with the places its
+                # form showed when it found none left (the answer then says they went).
+                waiting = done.status == SignUp.Status.WAITING
+                shown = _places_shown(request.POST.get("plazas", "")) if waiting else None
+                token = signing.dumps([done.pk, shown], salt=DONE_SALT)
                 return redirect(f"{reverse('public:signup', args=[t.slug])}?hecho={token}")
             except DomainError as exc:
                 place_error(form, exc, SIGNUP_FIELDS, by_name={"nombre": "name"})
@@ -101,7 +108,7 @@ def signup(request, slug):
         "form": form,
         "done": done,
         "closed": DomainError(closed).message if closed else None,
-        "room": room_left(t),
+        "room": t.places_left(),
     }
     return render(request, "tournaments/signup.html", context, status=status)
 
@@ -111,18 +118,38 @@ DONE_SALT = "tournaments.signup.done"
 DONE_MAX_AGE = 7 * 24 * 60 * 60
 
 
+#: The most places a form may say it showed (``max_entries`` is a small positive integer).
+MOST_PLACES_SHOWN = 32767
+
+
+def _places_shown(value: str) -> int | None:
+    """The places left the sign-up form showed (its hidden ``plazas``: a whole number from 0
+    to ``MOST_PLACES_SHOWN``), None when it showed none (no maximum) or sent anything else."""
+    value = value.strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > 5:
+        return None
+    shown = int(value)
+    return shown if shown <= MOST_PLACES_SHOWN else None
+
+
 def _signed_signup(t: Tournament, token: str) -> SignUp | None:
-    """The request of ``t`` that ``token`` (``signing.dumps`` of its id) names, with its
-    waiting place; None for a missing, forged or expired token."""
+    """The request of ``t`` that ``token`` names (``signing.dumps`` of ``[id, places shown]``,
+    or of the id alone, as answers were signed before), with ``place``, its place in the
+    waiting list (``waiting_place``), and ``shown``, the places left that its form had shown
+    (None: unknown or no maximum); None for a missing, forged or expired token."""
     if not token:
         return None
     try:
-        pk = signing.loads(token, salt=DONE_SALT, max_age=DONE_MAX_AGE)
+        signed = signing.loads(token, salt=DONE_SALT, max_age=DONE_MAX_AGE)
     except signing.BadSignature:
+        return None
+    pk, shown = signed if isinstance(signed, list) and len(signed) == 2 else (signed, None)
+    if not isinstance(pk, int) or not (shown is None or isinstance(shown, int)):
         return None
     done = t.signups.select_related("entry__player1", "entry__player2").filter(pk=pk).first()
     if done is not None:
         done.place = waiting_place(done)
+        done.shown = shown
     return done
 
 
@@ -198,8 +225,11 @@ def signups(request, slug):
     order, the decided ones), each open one with "accept" and "refuse"
     (``action=accept|refuse``, ``signup``) and what accepting does (``who_plays``: someone new
     to add — a club director's act —, a partner to confirm, a name the club has more than once,
-    with its select: ``player_choice``, ``partner_choice``). Contact details are shown here
-    only."""
+    with its select: ``player_choice``, ``partner_choice``); a request waiting for approval or
+    on the waiting list with the button that moves it to the other list where the move
+    applies (``services.signups.move_refusal``; ``action=move``, ``signup``, ``to=waiting|pending``,
+    ``services.move_signup``), its form with a one-time token (``access.one_submission``: a
+    second copy moves nothing and says so). Contact details are shown here only."""
     t = managed_tournament(request, slug)
     settings_form = SignUpSettingsForm(instance=t, prefix="s")
     status = 200
@@ -237,11 +267,15 @@ def signups(request, slug):
             except DomainError as exc:
                 messages.error(request, exc.message)
             return redirect("manage:signups", slug=t.slug)
+        elif action == "move":
+            return _move(request, t)
     rows = list(t.signups.select_related("player", "partner").order_by("created_at", "id"))
     for place, row in enumerate((r for r in rows if r.status == SignUp.Status.WAITING), start=1):
         row.place = place
     for row in rows:
+        row.tournament = t
         row.who = who_plays(row) if row.status in OPEN else None
+        row.moves_to = next((to for to in MOVES.values() if move_refusal(row, to) is None), None)
     context = {
         "t": Tournament.objects.get(pk=t.pk),
         "settings_form": settings_form,
@@ -250,7 +284,38 @@ def signups(request, slug):
         "pending": [r for r in rows if r.status == SignUp.Status.PENDING],
         "waiting": [r for r in rows if r.status == SignUp.Status.WAITING],
         "decided": [r for r in rows if r.status not in OPEN],
-        "room": room_left(t),
+        "room": t.places_left(),
         "closed": signup_closed_reason(t),
     }
     return render(request, "tournaments/manage/signups.html", context, status=status)
+
+
+#: The lists the director's page moves a request to (``to``), by the value its button posts.
+MOVES = {"waiting": SignUp.Status.WAITING, "pending": SignUp.Status.PENDING}
+
+
+def _move(request, t: Tournament):
+    """The director's move of a request between approval and the waiting list
+    (``services.move_signup``), from the sign-up page (``signups``): once per form (its
+    one-time token, ``access.one_submission``), then back to the page with what happened, or
+    the refusal, in words. A ``to`` other than those of ``MOVES`` moves nothing."""
+    page = reverse("manage:signups", args=[t.slug])
+    with one_submission(request) as sub:
+        if sub.repeated:
+            return sub.answer(request, page)
+        moving = posted_object(request, SignUp, "signup", tournament=t)
+        to = MOVES.get(request.POST.get("to", ""))
+        if to is None:
+            return redirect(page)
+        try:
+            moved = services.move_signup(acting_user=request.user, signup=moving, to=to)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            return redirect(page)
+        sub.saved(page)
+        if moved.status == SignUp.Status.WAITING:
+            text = _("{name}: a la lista de espera, en el puesto {place}.")
+        else:
+            text = _("{name}: por aprobar.")
+        messages.success(request, text.format(name=moved.name, place=moved.place))
+    return redirect(page)
