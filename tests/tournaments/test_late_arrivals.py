@@ -217,7 +217,7 @@ def pair_round(case: Case, t: Tournament, number: int, by) -> None:
             for a, b, _values in case.games[number]
         ]
         rnd = services.set_pairings(
-            acting_user=by, tournament=t, round_number=number, tables=tables
+            acting_user=by, tournament=t, round_number=number, tables=tables, anyway=True
         )
         for table, (_a, _b, values) in zip(
             builders.tables_of(rnd), case.games[number], strict=True
@@ -225,7 +225,7 @@ def pair_round(case: Case, t: Tournament, number: int, by) -> None:
             builders.record(table, acting_user=by, **values)
         return
     seated = [[entry_named(t, e) for e, _vp in game] for game in case.games[number]]
-    rnd = builders.seat(t, number, seated, acting_user=by)
+    rnd = builders.seat(t, number, seated, acting_user=by, anyway=True)
     for table, game, entries in zip(
         builders.tables_of(rnd), case.games[number], seated, strict=True
     ):
@@ -369,10 +369,10 @@ def test_without_check_in_a_round_1_file_without_an_entered_player_is_refused(di
 
     round_one = [[register(t, e, director) for e, _vp in game] for game in case.games[1]]
     seat = {"acting_user": director, "tournament": t, "round_number": 1, "tables": round_one}
-    assert refused(lambda: services.set_seating(**seat)) == "table_byes"
+    assert refused(lambda: services.set_seating(**seat, anyway=True)) == "table_byes"
     for entry in [e for table in round_one for e in table]:
         services.set_present(acting_user=director, entry=entry, present=True)
-    services.set_seating(**seat)
+    services.set_seating(**seat, anyway=True)
     assert rounds_of(t, case.late) == ([], [])
 
 
@@ -398,11 +398,11 @@ def test_a_round_robin_goes_on_with_an_entry_registered_after_round_1(director):
     t, e = builders.running_tournament(
         acting_user=director, system="domino", mode="single", n=4, bye_rule="win"
     )
-    services.generate_round_robin(acting_user=director, tournament=t, next_only=True)
+    services.generate_round_robin(acting_user=director, tournament=t, next_only=True, anyway=True)
     builders.record_round(t, 1, acting_user=director, **tantos(100, 50))
     e.append(register(t, (HUGO,), director))
 
-    services.generate_round_robin(acting_user=director, tournament=t)
+    services.generate_round_robin(acting_user=director, tournament=t, anyway=True)
 
     assert [(layout(t, n, e), byes(t, n, e)) for n in range(1, 6)] == [
         ({1: ((0,), (3,)), 2: ((1,), (2,))}, []),
@@ -489,7 +489,7 @@ def test_pairing_round_1_again_gives_no_bye_to_a_pair_first_seated_in_round_2(di
     a, b, c = (register(t, e, director) for e in [(ANA, BETO), (CIRO, DORA), (EVA, FABIAN)])
     builders.pair(t, 1, [(a, b)], acting_user=director)
     d = register(t, (GEMA, HUGO), director)
-    builders.pair(t, 2, [(c, a), (d, b)], acting_user=director)
+    builders.pair(t, 2, [(c, a), (d, b)], acting_user=director, anyway=True)
     assert list(t.entries_to_pair(1)) == [a, b, c]
     assert list(t.entries_to_pair(2)) == [a, b, c, d]
 
@@ -515,7 +515,10 @@ def test_seating_round_1_again_on_the_pairings_page_leaves_out_a_player_first_se
     builders.seat(t, 1, [[e[ANA], e[BETO], e[CIRO], e[DORA]], [e[EVA], e[FABIAN], e[GEMA]]])
     e[HUGO] = register(t, (HUGO,), director)
     builders.seat(
-        t, 2, [[e[n] for n in (ANA, EVA, HUGO, CIRO)], [e[n] for n in (BETO, DORA, FABIAN, GEMA)]]
+        t,
+        2,
+        [[e[n] for n in (ANA, EVA, HUGO, CIRO)], [e[n] for n in (BETO, DORA, FABIAN, GEMA)]],
+        anyway=True,
     )
 
     order = [[BETO, ANA, DORA, CIRO], [GEMA, EVA, FABIAN]]

@@ -311,9 +311,11 @@ def test_raising_the_maximum_moves_up_exactly_the_new_places(director, approval,
 
 
 def test_nobody_moves_up_once_the_tournament_has_started(director):
-    t = builders.signup_tournament(acting_user=director, max_entries=1)
-    players(director, *NAMES[:2])
-    first, second = entered(t, director, approval=False), ask(t, NAMES[1])
+    t = builders.signup_tournament(acting_user=director, max_entries=2)
+    players(director, *NAMES[:3])
+    first, other = entered(t, director, approval=False), ask(t, NAMES[1])
+    second = ask(t, NAMES[2])
+    assert statuses(other, second) == [("accepted", None), ("waiting", 1)]
     t = services.update_tournament(acting_user=director, tournament=t, status="running")
     services.drop_entry(acting_user=director, entry=first.entry)
     assert statuses(second) == [("waiting", 1)]
