@@ -360,7 +360,8 @@ class Companion:
 
 @dataclass
 class Podium:
-    """A final position of 1st–3rd in a finished tournament (``shared``: tied, shown "=")."""
+    """A final place of 1st–3rd in a finished tournament (``Tournament.final_places``;
+    ``shared``: tied, shown "=")."""
 
     tournament: str
     tournament_slug: str
@@ -416,33 +417,25 @@ def _ranked(companions: dict[int, Companion], size: int) -> list[Companion]:
 
 
 def podiums(player_id: int) -> list[Podium]:
-    """The player's final positions 1–3 in finished, published tournaments, newest first.
-    One query for the tournaments, then each system's ``standings_many`` (its entries and its
-    gather: a fixed number of queries per system whatever the number of tournaments)."""
+    """The player's final places 1–3 in finished, published tournaments, newest first: the
+    tournaments' final places (``Tournament.final_places_of``, SCORING.md §9), so an entry
+    that played no game there (a withdrawn one with only a bye) has no podium. One query for
+    the tournaments, then ``final_places_of``'s (who played, and per system its entries and
+    its gather: a fixed number of queries whatever the number of tournaments)."""
     finished = list(
         _tournaments_of(player_id)
         .filter(status=Tournament.Status.FINISHED)
         .distinct()
         .order_by("-date", "-pk")
     )
-    by_system: dict[str, list[Tournament]] = {}
-    for t in finished:
-        by_system.setdefault(t.system, []).append(t)
+    places = Tournament.final_places_of(finished)
     found: dict[int, Podium] = {}
-    for key, tournaments in by_system.items():
-        try:
-            system = systems.get(key)
-        except systems.UnknownSystem:
-            continue
-        standings = system.standings_many(tournaments)
-        for t in tournaments:
-            for line in standings[t.pk]:
-                if player_id in line.entry.player_ids():
-                    if line.row.position <= 3:
-                        found[t.pk] = Podium(
-                            t.name, t.slug, t.date, line.row.position, line.row.shared
-                        )
-                    break
+    for t in finished:
+        for line in places.get(t.pk, ()):
+            if player_id in line.entry.player_ids():
+                if line.place is not None and line.place <= 3:
+                    found[t.pk] = Podium(t.name, t.slug, t.date, line.place, line.place_shared)
+                break
     return [found[t.pk] for t in finished if t.pk in found]
 
 
@@ -462,8 +455,8 @@ def peak(player_id: int) -> Peak | None:
 def player_stories(player_id: int) -> Stories:
     """The stories of player ``player_id`` (see ``Stories``). Queries, whatever the number of
     games and tournaments: the seats of the player's tables (1), their outcomes (1 per system
-    among them), the finished tournaments (1) and their standings (per system: the entries
-    and its gather's), the peak (1)."""
+    among them), the finished tournaments (1) and their final places (who played (1), then
+    per system the entries and its gather's), the peak (1)."""
     partners: dict[int, Companion] = {}
     rivals: dict[int, Companion] = {}
     given = received = 0

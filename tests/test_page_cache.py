@@ -489,6 +489,8 @@ def test_each_kind_of_change_asks_for_the_scopes_of_the_pages_that_show_it(
         reason="Hablar durante la mano",
     )
     assert signalled(castigo) == {in_a}
+    # A sorteo waits for the final order (SCORING.md §9): round 1, complete, is the last one.
+    a = services.update_tournament(acting_user=director, tournament=a, rounds_planned=1)
     sorteo = lambda: services.record_sorteo(  # noqa: E731
         acting_user=director, tournament=a, entries_in_order=[e[1], e[0]]
     )

@@ -156,18 +156,21 @@ def standings_header(tournament: Tournament) -> tuple[str, ...]:
 
 def standings_rows(tournament: Tournament, *, full_precision: bool = False) -> list[list]:
     """The standings as typed rows under ``standings_header``, best first: ``[position, name,
-    *figures]`` (``_figure``: for people, or exact with ``full_precision``)."""
+    *figures]`` (``_figure``: for people, or exact with ``full_precision``). ``position`` is
+    the final place (``Tournament.final_places``, SCORING.md §9), None (an empty cell) for an
+    entry that takes none, listed last; before the first result every position is empty and
+    the entries are in the order of their names."""
     system = systems.of(tournament)
     return [
         [
-            line.row.position,
+            line.place,
             line.entry.name,
             *(
                 _figure(v, full_precision=full_precision)
                 for v in system.presentation.csv_values(line)
             ),
         ]
-        for line in tournament.standings()
+        for line in tournament.final_places()
     ]
 
 
@@ -176,7 +179,9 @@ def standings_csv(tournament: Tournament, *, full_precision: bool = False) -> st
     ``BOM``: the download and the command write it first).
 
     ``position`` is a number, shared by tied entries with the next one skipping (1, 2, 2, 4;
-    the standings' own positions); ``entry`` is the entry's name ("Ana & Beto" for a pair).
+    the final places, ``Tournament.final_places``), empty for an entry that played no game
+    (listed last; before the first result, every entry, by name); ``entry`` is the entry's
+    name ("Ana & Beto" for a pair).
 
     The columns are ``standings_header``; what the figures are is the system's. Dominó:
     ``played, won, puntos, tantos_a_favor, tantos_en_contra, castigos, efectividad, byes``, whole numbers from ``Tournament.standings()``

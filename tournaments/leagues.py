@@ -6,15 +6,15 @@ Which tournaments a public table shows: the league's published ones (not drafts)
 first (by date, then as they were created): finished ones count; running ones show
 provisional points; those open for registration have no places yet (an empty column).
 
-A tournament's places are its standings' order (``Tournament.standings()``; shared
-positions stay shared) among the entries that played at least one game there (sat at a table
-with a result): an entry registered but never seated takes no place and moves nobody down
-(a place is 1 + the entries that played and stand strictly above). Every player of an entry
-takes its place (pairs credit both partners).
+A tournament's places are its final places (``Tournament.final_places``, SCORING.md §9: the
+standings' order among the entries that played at least one game there, sat at a table with a
+result; shared places stay shared): an entry registered but never seated, or withdrawn with
+only a bye, takes no place and moves nobody down (a place is 1 + the entries that played and
+stand strictly above). Every player of an entry takes its place (pairs credit both partners).
 
 Queries: the league (or the player's leagues) and its tournaments in two, the players' names
-in one, and each tournament's places: its standings' own fixed number of queries (one more for
-who played, for all of them at once). On the site (the page cache on) a tournament's places
+in one, and the tournaments' places: ``Tournament.final_places_of``'s fixed number (who
+played, for all of them at once; per scoring system, its standings'). On the site (the page cache on) a tournament's places
 are kept in the shared cache under the generations of its pages (``clubsite.pagecache``): a
 change of its data draws a new one, so what is kept is never older than what its own pages
 show, and a league table or a player page whose tournaments have not changed reads every
@@ -35,10 +35,9 @@ from django.utils.translation import gettext
 
 from clubsite import pagecache
 from clubsite.routers import use_replica
-from tournaments import systems
 from tournaments.errors import DomainError
 from tournaments.exports import csv_text, xlsx_bytes
-from tournaments.models import League, Player, Seat, Tournament
+from tournaments.models import League, Player, Tournament
 from tournaments.scoring import league as rules
 
 log = logging.getLogger(__name__)
@@ -97,33 +96,20 @@ def player_scopes(player_id: int) -> list[str]:
 
 
 def _compute_places(tournaments: Sequence[Tournament]) -> dict[int, rules.TournamentPlaces]:
-    """The places of ``tournaments`` (running or finished): each one's standings, and one
-    query for the entries that played a game in any of them."""
-    if not tournaments:
-        return {}
-    played = set(
-        Seat.objects.filter(round__tournament__in=[t.pk for t in tournaments])
-        .filter(systems.has_result_q("table__"))
-        .values_list("round__tournament_id", "entry_id")
-        .distinct()
-    )
+    """The places of ``tournaments`` (running or finished): their final places
+    (``Tournament.final_places_of``), each player of a placed entry holding its place."""
+    by_pk = {t.pk: t for t in tournaments}
     out = {}
-    for t in tournaments:
-        lines = [line for line in t.standings() if (t.pk, line.entry.pk) in played]
-        counts: dict[int, int] = {}
-        for line in lines:
-            counts[line.row.position] = counts.get(line.row.position, 0) + 1
-        ahead, above = {}, 0  # standings position → entries that played, strictly above
-        for position in sorted(counts):
-            ahead[position] = above
-            above += counts[position]
+    for pk, lines in Tournament.final_places_of(tournaments).items():
+        t = by_pk[pk]
         placings = [
-            rules.Placing(player_id, ahead[line.row.position] + 1, counts[line.row.position] > 1)
+            rules.Placing(player_id, line.place, line.place_shared)
             for line in lines
+            if line.place is not None
             for player_id in line.entry.player_ids()
         ]
-        out[t.pk] = rules.TournamentPlaces(
-            tournament_id=t.pk,
+        out[pk] = rules.TournamentPlaces(
+            tournament_id=pk,
             placings=tuple(placings),
             finished=t.status == Tournament.Status.FINISHED,
         )

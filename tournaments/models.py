@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef, Q, Value
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +20,7 @@ from tournaments import names, systems, timing
 from tournaments.errors import DomainError
 from tournaments.pairing import seating as seating_engine
 from tournaments.pairing import swiss as swiss_pairing
+from tournaments.scoring import places as places_rule
 
 #: Length of the stored ``Player.name_key`` column.
 NAME_KEY_LENGTH = 120
@@ -439,6 +440,73 @@ class Tournament(models.Model):
         left out because they no longer hold under the settings."""
         return systems.of(self).standings(self)
 
+    def final_places(self) -> FinalPlaces:
+        """The tournament's final places (SCORING.md §9, "A tournament's final place"; the
+        pure rule: ``scoring.places.final_places``), the one answer every page, download,
+        podium, "tournaments won", league and story asks. A ``FinalPlaces`` list of the
+        ``standings()`` lines, each with ``place`` (1-based, None: no place) and
+        ``place_shared`` (another entry holds the same place, shown "=").
+
+        Who takes no place is ``scoring.places.without_place``: an entry that played no game
+        (never seated at a table with a result; a bye is not a game) when it is withdrawn,
+        or the tournament is finished (absent, or only rested: docs/SCORING.md §6), or it
+        has not even rested a round that counts; while the tournament runs, an entry still
+        in it that has only rested keeps its standings position. The placed ones come first,
+        in standings order, their places closed up over the others; then those, unnumbered,
+        in standings order. A withdrawn entry that played keeps its position among the
+        placed. Before the first result (``FinalPlaces.started`` false) nobody has a place
+        and the lines are in the order of the entries' names (player 1's, then player 2's;
+        SCORING.md §9, "Standings before any game").
+
+        The queries of ``standings()`` plus one (``games_and_rests``). Raises
+        ``systems.UnknownSystem`` for a system no longer registered."""
+        lines = self.standings()
+        return _final_places(self, lines, games_and_rests([self.pk]).get(self.pk, NO_GAMES))
+
+    @staticmethod
+    def final_places_of(tournaments) -> dict[int, FinalPlaces]:
+        """``final_places()`` of each of ``tournaments``, ``{pk: FinalPlaces}``, in a fixed
+        number of queries whatever their number: one for who played and rested
+        (``games_and_rests``), then, per scoring system among them, its ``standings_many``
+        (its entries and its gather). A tournament whose system is no longer registered has
+        none (it is left out)."""
+        tournaments = list(tournaments)
+        if not tournaments:
+            return {}
+        games = games_and_rests([t.pk for t in tournaments])
+        by_system: dict[str, list[Tournament]] = {}
+        for t in tournaments:
+            by_system.setdefault(t.system, []).append(t)
+        out: dict[int, FinalPlaces] = {}
+        for key, group in by_system.items():
+            try:
+                system = systems.get(key)
+            except systems.UnknownSystem:
+                continue
+            standings = system.standings_many(group)
+            for t in group:
+                out[t.pk] = _final_places(t, standings[t.pk], games.get(t.pk, NO_GAMES))
+        return out
+
+    def order_is_final(self) -> bool:
+        """Whether the standings' order is final, so that a tie it leaves may be drawn by lots
+        (a sorteo; SCORING.md §9, "Standings before any game"): the tournament is finished, or
+        each of its planned rounds (1 to ``rounds_planned``) exists and every table of every
+        round has a result. The one test of "may a sorteo be made": the directors' page offers
+        one only then, ``services.record_sorteo`` refuses it before ("sorteo_too_early"). No
+        query for a finished tournament, else one."""
+        if self.status == self.Status.FINISHED:
+            return True
+        rounds = list(
+            self.rounds.annotate(**Round.completion_counts()).values_list(
+                "number", "n_tables", "n_results"
+            )
+        )
+        numbers = {number for number, _tables, _results in rounds}
+        return all(n in numbers for n in range(1, self.rounds_planned + 1)) and all(
+            n_tables == n_results for _number, n_tables, n_results in rounds
+        )
+
     def propose_pairings(self, round_number: int, *, seed: int):
         """Propose the tables of ``round_number`` by Swiss pairing (``pairing.swiss.pair_round``)
         from the current standings: swiss match points, or dominó puntos for dominó "rondas"
@@ -543,14 +611,18 @@ class Tournament(models.Model):
 
 class StandingLine:
     """One line of a standings table: the pure ``StandingRow`` and its ``Entry``; ``cells``:
-    the formatted figures the standings page shows (``views.public.standings_context``)."""
+    the formatted figures the standings page shows (``views.public.standings_context``);
+    ``place`` and ``place_shared``: its final place, set by ``Tournament.final_places``
+    (None and False until then, and for an entry that takes no place)."""
 
-    __slots__ = ("cells", "entry", "row")
+    __slots__ = ("cells", "entry", "place", "place_shared", "row")
 
     def __init__(self, row, entry):
         self.row = row
         self.entry = entry
         self.cells = []
+        self.place = None
+        self.place_shared = False
 
     def __getattr__(self, name):
         return getattr(self.row, name)
@@ -558,6 +630,99 @@ class StandingLine:
     @property
     def f(self) -> dict:
         return self.row.figures
+
+
+#: ``games_and_rests`` of a tournament without a game or a counted bye.
+NO_GAMES: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+
+
+class FinalPlaces(list):
+    """A tournament's final places (``Tournament.final_places``): its ``StandingLine`` items
+    with ``place`` set, the placed first; ``started``: whether any result exists (before it,
+    nobody has a place: SCORING.md §9, "Standings before any game"); ``needs_correction``:
+    the standings' own (``systems.base.Standings``)."""
+
+    def __init__(self, lines=(), *, started: bool, needs_correction=None):
+        super().__init__(lines)
+        self.started = started
+        self.needs_correction: dict[int, str] = dict(needs_correction or {})
+
+
+def counted_byes_of(tournament_ids):
+    """The byes the standings count in each of ``tournament_ids`` (a ``Bye`` queryset, no
+    query of its own): the byes of rounds that have begun (closed, or with a result: as
+    ``Tournament.started_rounds``) of entries still in the tournament in that round (not
+    withdrawn before it: SCORING.md §5). The systems' gathers read them
+    (``systems.base.counted_byes_of``), and so does ``games_and_rests``."""
+    started = (
+        Round.objects.filter(tournament__in=list(tournament_ids))
+        .filter(Q(closed=True) | systems.has_result_q("tables__"))
+        .values("pk")
+    )
+    return Bye.objects.filter(round__in=started).filter(
+        Q(entry__dropped_after_round__isnull=True)
+        | Q(entry__dropped_after_round__gte=F("round__number"))
+    )
+
+
+def games_and_rests(tournament_ids) -> dict[int, tuple[set[int], set[int]]]:
+    """Who has played and who has rested in each of ``tournament_ids``: ``{tournament id:
+    (played, rested)}``, the entry ids seated at a table with a result (a game; a bye is not
+    one: SCORING.md §9) and those with a bye the standings count (``counted_byes_of``). A
+    tournament missing from the answer has no result and no counted bye. One query."""
+    ids = list(tournament_ids)
+    games = (
+        Seat.objects.filter(round__tournament__in=ids)
+        .filter(systems.has_result_q("table__"))
+        .annotate(game=Value(True))
+        .order_by()
+        .values_list("round__tournament_id", "entry_id", "game")
+    )
+    rests = (
+        counted_byes_of(ids)
+        .annotate(game=Value(False))
+        .order_by()
+        .values_list("round__tournament_id", "entry_id", "game")
+    )
+    out: dict[int, tuple[set[int], set[int]]] = {}
+    for tournament_id, entry_id, game in games.union(rests).order_by():
+        played, rested = out.setdefault(tournament_id, (set(), set()))
+        (played if game else rested).add(entry_id)
+    return out
+
+
+def _by_name(line) -> tuple:
+    entry = line.entry
+    second = entry.player2.name_key if entry.player2_id else ""
+    return (entry.player1.name_key, second, entry.pk)
+
+
+def _final_places(t: Tournament, lines, games: tuple[set[int], set[int]]) -> FinalPlaces:
+    """``lines`` (``t``'s standings, best first) with their final places (``scoring.places``)
+    from ``games`` (who played, who rested: ``games_and_rests``). Without any entry that
+    played: every line unplaced, by name."""
+    played, rested = games
+    needs_correction = getattr(lines, "needs_correction", None)
+    if not played:
+        return FinalPlaces(
+            sorted(lines, key=_by_name), started=False, needs_correction=needs_correction
+        )
+    by_entry = {line.entry.pk: line for line in lines}
+    unplaced = places_rule.without_place(
+        by_entry,
+        played=played,
+        rested=rested,
+        withdrawn={
+            pk for pk, line in by_entry.items() if line.entry.dropped_after_round is not None
+        },
+        finished=t.status == Tournament.Status.FINISHED,
+    )
+    out = []
+    for p in places_rule.final_places([line.row for line in lines], unplaced=unplaced):
+        line = by_entry[p.entry_id]
+        line.place, line.place_shared = p.place, p.shared
+        out.append(line)
+    return FinalPlaces(out, started=True, needs_correction=needs_correction)
 
 
 class Entry(models.Model):

@@ -2,12 +2,14 @@
 choice stays on the next pages, then into Russian; and a double tap on "Guardar" of a new
 tournament creates it once."""
 
+from tournaments import services
 from tournaments.models import Tournament
 
 
 def test_the_switcher_turns_the_site_into_english_and_russian(
     live_server,
     club,
+    director,
     phone,
     expect,
     screenshot,
@@ -15,6 +17,8 @@ def test_the_switcher_turns_the_site_into_english_and_russian(
 ):
     page = phone
     t = club["t"]
+    table = t.rounds.get(number=1).tables.get(number=1)  # a first result: the standings' table
+    services.record_result(acting_user=director, table=table, tantos_a=40, tantos_b=100, version=0)
     page.goto(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
     expect(page.locator("html")).to_have_attribute("lang", "es")
     expect(page.locator("h1")).to_contain_text("Clasificación")

@@ -54,10 +54,14 @@ def test_player_finds_their_table_and_follows_the_live_standings(
     page.locator("#q").fill("ortuño")
     expect(page.locator("#find-results .finding.rests")).to_contain_text("descansa")
 
-    # The standings, live while round 1 is open.
+    # The standings, live while round 1 is open: no result yet, so the entries by name, with
+    # no position (SCORING.md §9).
     page.goto(f"{live_server.url}/torneos/{t.slug}/clasificacion/")
+    expect(page.locator("#standings ul.unranked li").first).to_have_text(
+        "Amparo Rivas & Bruno Salcedo"
+    )
+    expect(page.locator("#standings td.pos")).to_have_count(0)
     row = standings_row(page, "Celia Quintana & Dámaso Olmedo")
-    expect(row.locator("td").nth(1)).to_have_text("0")  # PJ: no game yet
     stamp = page.locator("#standings [data-live-stamp]")
     expect(stamp).to_have_text(re.compile(r"^\d\d:\d\d:\d\d$"))
     page.evaluate("document.querySelector('#standings [data-live-stamp]').textContent = 'antes'")

@@ -194,9 +194,9 @@ def test_the_stories_take_a_fixed_number_of_queries(club, django_assert_max_num_
     # seats 1, outcomes 1 per system (3), Ana's ledger rows 1
     with django_assert_max_num_queries(5):
         stories.head_to_head(ana.pk, beto.pk)
-    # seats 1, outcomes 3, finished tournaments 1, their standings (per system: entries 1 and
-    # the gather: dominó 5, Swiss 4, table games 4), the peak 1
-    with django_assert_max_num_queries(22):
+    # seats 1, outcomes 3, finished tournaments 1, their final places (who played 1, then per
+    # system: entries 1 and the gather: dominó 5, Swiss 4, table games 4), the peak 1
+    with django_assert_max_num_queries(23):
         stories.player_stories(ana.pk)
 
     def count(call):

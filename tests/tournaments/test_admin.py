@@ -93,8 +93,9 @@ def admin_url(obj_or_model, action="change", *args):
 
 @pytest.fixture
 def club(admin_user):
-    """A small pairs tournament to 100: three pairs, round 1 with one table (A beat B 100–50) and
-    a bye for C, a castigo and a sorteo; plus a player who never played."""
+    """A small pairs tournament to 100 of one round: three pairs, round 1 with one table (A beat
+    B 100–50) and a bye for C, a castigo and a sorteo (the one round planned is played: the
+    order is final); plus a player who never played."""
     names = [
         "Aurelio Baeza",
         "Remedios Quintanar",
@@ -113,7 +114,7 @@ def club(admin_user):
         mode="pairs",
         target=100,
         time_limit=30,
-        rounds_planned=3,
+        rounds_planned=1,
         status="registration",
     )
     a, b, c = (

@@ -103,7 +103,7 @@ def history_of(obj):
 
 
 def build_club():
-    """The demo club plus a match-play and a table-game tournament and a sorteo, so every
+    """The demo club plus a match-play and a table-game tournament (with a sorteo), so every
     section of the backup has records; and history of every kind: changes by a second author
     ("revisora", two changes, one with a reason), a player created by no one (a script) and a
     player created and deleted (the highest player id), so only its history names it."""
@@ -119,7 +119,12 @@ def build_club():
         **by,
     )
     table_game = builders.tournament(
-        name="Mesa de copia", date=dt.date(2026, 2, 8), system="table", mode="single", **by
+        name="Mesa de copia",
+        date=dt.date(2026, 2, 8),
+        system="table",
+        mode="single",
+        rounds_planned=1,
+        **by,
     )
     players = builders.players([f"Copia {i}" for i in range(5)], **by)
     s_entries = builders.entries(swiss, players[:3], **by)
@@ -129,10 +134,9 @@ def build_club():
     rnd = builders.seat(table_game, 1, [t_entries], **by)
     scores = {e.pk: v for e, v in zip(t_entries, [9, 4, 4, 0], strict=False)}
     builders.record(rnd.tables.get(), scores=scores, version=0, **by)
-    individual = Tournament.objects.get(name="Individual del Club")
-    first, second = individual.entries.order_by("pk")[:2]
+    # its one round played: the order is final, and the two 4s share the 2nd place
     services.record_sorteo(
-        acting_user=director, tournament=individual, entries_in_order=[second, first]
+        acting_user=director, tournament=table_game, entries_in_order=[t_entries[2], t_entries[1]]
     )
     revisora = builders.director("revisora", password="clave-de-prueba-2")
     profe = Player.objects.get(full_name="Aurelio Baeza")

@@ -291,6 +291,7 @@ def test_castigos_and_sorteos_keep_who_when_and_before_after(director, other_dir
     assert (removed.history_type, removed.tantos) == ("-", 15)
     assert_who_and_when(removed, other_director, since)
 
+    t = builders.finish(t, acting_user=director, open_rounds_ok=True)  # the order is final
     services.record_sorteo(acting_user=director, tournament=t, entries_in_order=[e[1], e[2]])
     services.record_sorteo(acting_user=other_director, tournament=t, entries_in_order=[e[2], e[1]])
     history = records(Sorteo, tournament_id=t.pk, entry_id=e[1].pk)

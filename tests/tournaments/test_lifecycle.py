@@ -354,12 +354,12 @@ def test_the_draw_of_lots_waits_for_the_final_order(director):
     builders.play(
         t, 1, [(0, 1), (2, 3)], [builders.tantos(100, 1)] * 2, entries=entries, acting_user=director
     )
-    assert not lifecycle.order_is_final(t)  # round 1 of 3
+    assert not t.order_is_final()  # round 1 of 3
     for number, tables in ((2, [(0, 2), (1, 3)]), (3, [(0, 3), (1, 2)])):
         builders.play(
             t, number, tables, [builders.tantos(100, 1)] * 2, entries=entries, acting_user=director
         )
-    assert lifecycle.order_is_final(t)
+    assert t.order_is_final()
 
 
 def _page(client, t):

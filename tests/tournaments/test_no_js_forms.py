@@ -693,6 +693,9 @@ def test_a_refused_sorteo_comes_back_with_the_order_posted_and_the_error_in_its_
     services.record_result(
         acting_user=director, table=club["tables"][1], tantos_a=100, tantos_b=20, version=0
     )  # both tables 100–20: the winners tie first, the losers third
+    services.update_tournament(
+        acting_user=director, tournament=t, status="finished", open_rounds_ok=True
+    )  # the order is final: the sorteos are offered (SCORING.md §9)
     body = text(director_client.get(reverse("manage:tournament", args=[t.slug])))
     assert 'id="sorteo-1"' in body and 'id="sorteo-3"' in body
     response = director_client.post(

@@ -135,6 +135,17 @@ def make_club(user, name="Copa Repetida", *, rounds=True):
     return {"t": t, "players": players, "entries": entries, "round": rnd, "spare": spare}
 
 
+def make_tied_club(user, name="Copa Sorteada"):
+    """``make_club`` with round 1 played (A beat B, C beat D, both 100–50) and closed, and the
+    tournament finished: A and C share the 1st place, B and D the 3rd, and the order is final,
+    so the tournament's page offers a sorteo for each pair (SCORING.md §9)."""
+    club = make_club(user, name)
+    builders.record_round(club["t"], 1, acting_user=user, tantos_a=100, tantos_b=50)
+    builders.close(club["round"], acting_user=user)
+    club["t"] = builders.finish(club["t"], acting_user=user)
+    return club
+
+
 @pytest.fixture
 def club(db, director):
     return make_club(director)
@@ -152,10 +163,12 @@ def logged(client, director):
 def test_every_create_form_of_the_directors_pages_carries_its_own_token(logged, club, director):
     t = club["t"]
     tournament_page = logged.get(reverse("manage:tournament", args=[t.slug])).content.decode()
+    tied = make_tied_club(director)["t"]  # a sorteo is offered once the order is final
+    tied_page = logged.get(reverse("manage:tournament", args=[tied.slug])).content.decode()
     tokens = [
         token_in(tournament_page, reverse("manage:entry_add", args=[t.slug])),
         token_in(tournament_page, reverse("manage:import", args=[t.slug])),
-        token_in(tournament_page, reverse("manage:sorteo", args=[t.slug])),
+        token_in(tied_page, reverse("manage:sorteo", args=[tied.slug])),
         page_token(
             logged,
             reverse("manage:round", args=[t.slug, 1]),
@@ -166,13 +179,15 @@ def test_every_create_form_of_the_directors_pages_carries_its_own_token(logged, 
         page_token(logged, reverse("manage:pairings", args=[t.slug, 2]) + "?igualmente=1"),
     ]
     assert len(set(tokens)) == len(tokens)  # one per form, each page a new one
-    # A tournament without rounds offers the todos-con-todos buttons, each with its token.
+    # A tournament without rounds offers the todos-con-todos buttons, each with its token (and
+    # no sorteo: nothing is tied before the first result).
     bare = make_club(director, "Copa Sin Rondas", rounds=False)["t"]
     page = logged.get(reverse("manage:tournament", args=[bare.slug])).content.decode()
     action = f'action="{reverse("manage:round_robin", args=[bare.slug])}"'
     assert page.count(action) == 2
+    assert reverse("manage:sorteo", args=[bare.slug]) not in page
     assert page.count(f'action="{reverse("manage:tournament_step", args=[bare.slug])}"') == 2
-    assert len(set(TOKEN.findall(page))) == len(TOKEN.findall(page)) == 7  # + the two steps
+    assert len(set(TOKEN.findall(page))) == len(TOKEN.findall(page)) == 6  # + the two steps
     # Edit forms carry none: saving the same values twice changes nothing.
     edit = logged.get(reverse("manage:player_edit", args=[club["spare"][0].pk])).content.decode()
     assert 'name="form_token"' not in edit
@@ -250,8 +265,9 @@ def test_castigo_form_sent_twice_through_htmx_charges_once(logged, club):
     assert token not in body and token_in(body) != token_in(first.content.decode())
 
 
-def test_sorteo_sent_twice_is_recorded_once(logged, club):
-    t, entries = club["t"], club["entries"]
+def test_sorteo_sent_twice_is_recorded_once(logged, director):
+    tied = make_tied_club(director)
+    t, entries = tied["t"], tied["entries"]
     url = reverse("manage:sorteo", args=[t.slug])
     token = page_token(logged, reverse("manage:tournament", args=[t.slug]), url)
     data = {"entry": [entries[3].pk, entries[1].pk], "form_token": token}

@@ -727,7 +727,7 @@ def test_castigo_lowers_the_efectividad_and_removing_it_keeps_its_history(setup,
 
 
 def test_identical_results_share_the_position_until_a_sorteo_orders_them(director):
-    t = builders.tournament(TORNEO, acting_user=director)
+    t = builders.tournament(TORNEO, acting_user=director, rounds_planned=1)  # one round: final
     e = builders.new_entries(t, NAMES[:12], acting_user=director)
     tables = builders.tables_of(
         builders.pair(t, 1, [(0, 3), (1, 4), (2, 5)], entries=e, acting_user=director)

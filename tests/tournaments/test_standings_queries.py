@@ -17,12 +17,13 @@ pytestmark = pytest.mark.django_db
 
 ROUNDS = 3
 STANDINGS_QUERIES = 6  # entries, seats, results, byes, castigos, sorteos
+PLACES_QUERIES = STANDINGS_QUERIES + 1  # Tournament.final_places: and who played
 
 
 def build_tournament(user, n_entries: int, name: str):
     """A pairs tournament of ``n_entries`` with ``ROUNDS`` rounds of results: each round one
     table fewer than possible (two byes), normal, by-time and forfeit results, two castigos and
-    a sorteo."""
+    a sorteo (the rounds planned all played: the order is final)."""
     t, entries = builders.field(
         acting_user=user,
         name=name,
@@ -30,6 +31,7 @@ def build_tournament(user, n_entries: int, name: str):
         mode="pairs",
         target=100,
         time_limit=30,
+        rounds_planned=ROUNDS,
         names=[f"{name} jugador {i:03d}" for i in range(2 * n_entries)],
     )
     for number in range(1, ROUNDS + 1):
@@ -117,12 +119,11 @@ def test_public_pages_run_the_same_number_of_queries_for_8_and_64_entries(small_
         n_large = _count_queries(client, reverse(page, args=args(large)))
         assert n_small == n_large, page
 
-    # The HTMX partial of the standings: the tournament, then the six standings queries.
+    # The HTMX partial of the standings: the tournament, then its final places (the six
+    # standings queries and who played).
     url = lambda t: reverse("public:standings", args=[t.slug])  # noqa: E731
     with CaptureQueriesContext(connection) as ctx_small:
         assert client.get(url(small), HTTP_HX_REQUEST="true").status_code == 200
     with CaptureQueriesContext(connection) as ctx_large:
         assert client.get(url(large), HTTP_HX_REQUEST="true").status_code == 200
-    assert (
-        len(ctx_small.captured_queries) == len(ctx_large.captured_queries) == 1 + STANDINGS_QUERIES
-    )
+    assert len(ctx_small.captured_queries) == len(ctx_large.captured_queries) == 1 + PLACES_QUERIES

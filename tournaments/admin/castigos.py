@@ -4,7 +4,8 @@ A castigo is added through ``services.add_castigo`` and deleted through ``remove
 closed round too: ``base.correcting`` reopens it for the correction); a changed castigo is
 checked by the same service (as if added anew) and saved by the admin, no service editing one.
 A sorteo row is saved by the admin with history: ``services.record_sorteo`` draws lots for a
-whole group of tied entries, not one lot at a time.
+whole group of tied entries, not one lot at a time. Like the service, the admin refuses one
+before the order is final ("sorteo_too_early", ``Tournament.order_is_final``).
 """
 
 from __future__ import annotations
@@ -152,6 +153,8 @@ class SorteoAdminForm(forms.ModelForm):
         t, entry = cleaned.get("tournament"), cleaned.get("entry")
         if t is not None and entry is not None and entry.tournament_id != t.pk:
             self.add_error("entry", message("foreign_entry", name=entry.name))
+        if t is not None and not t.order_is_final():  # the service's test (SCORING.md §9)
+            self.add_error("tournament", message("sorteo_too_early", planned=t.rounds_planned))
         return cleaned
 
 

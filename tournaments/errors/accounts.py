@@ -85,6 +85,10 @@ MESSAGES: dict[str, str] = {
     "player_not_entered": gettext_noop("{name} no juega en este torneo."),
     "foreign_round": gettext_noop("Esa ronda no es de este torneo."),
     "sorteo_too_few": gettext_noop("Un sorteo necesita al menos dos competidores empatados."),
+    "sorteo_too_early": gettext_noop(
+        "Todavía no hay sorteo: el orden no es definitivo hasta que el torneo termine o se "
+        "jueguen sus {planned} rondas previstas con todos sus resultados."
+    ),
     "forfeit_by_time": gettext_noop(
         "Una no presentación no puede terminar por tiempo: quita una de las dos marcas."
     ),

@@ -89,7 +89,11 @@ def record_sorteo(
 ) -> list[Sorteo]:
     """Record a draw of lots: ``entries_in_order`` ranks the given tied entries, first = best.
 
-    Replaces any earlier lot of those entries. Raises "sorteo_too_few", "foreign_entry", "entry_twice".
+    Only for a tie the final order leaves (SCORING.md §9): the tournament finished, or every
+    planned round played with all its results (``Tournament.order_is_final``, the test the
+    directors' page offers it by). Replaces any earlier lot of those entries. Raises
+    "sorteo_too_few", "entry_twice", "foreign_entry", then "sorteo_too_early" (the order is not
+    final yet).
     """
     t = lock_tournament(tournament)
     entries = list(entries_in_order)
@@ -100,6 +104,8 @@ def record_sorteo(
     for e in entries:
         if e.tournament_id != t.pk:
             raise DomainError("foreign_entry", name=e.name)
+    if not t.order_is_final():
+        raise DomainError("sorteo_too_early", planned=t.rounds_planned)
     for old in Sorteo.objects.filter(tournament=t, entry__in=entries):
         audit(old, acting_user).delete()  # one by one: the history names the acting user
     rows = []

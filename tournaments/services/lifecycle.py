@@ -365,18 +365,6 @@ def check_imported_rounds(t: Tournament, numbers) -> None:
             )
 
 
-def order_is_final(t: Tournament) -> bool:
-    """Whether ``t``'s order can no longer change by play: it is finished, or every planned
-    round is paired and complete (or closed). A draw of lots (sorteo) is offered only then
-    (SCORING.md §9). Two queries at most."""
-    if t.status == FINISHED:
-        return True
-    rounds = list(t.rounds.annotate(**Round.completion_counts()).order_by("number"))
-    if len(rounds) < t.rounds_planned or not rounds:
-        return False
-    return all(round_state(r) in (COMPLETE, CLOSED) for r in rounds)
-
-
 # --- what the director's page says and offers --------------------------------------------------
 
 

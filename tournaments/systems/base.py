@@ -19,8 +19,8 @@ from django.db.models import F, Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Bye, Round
-from tournaments.systems.registry import has_result_q
+from tournaments.models import Bye
+from tournaments.models import counted_byes_of as models_counted_byes_of
 
 #: Tournament settings every system has (the form always shows them).
 COMMON_FIELDS = (
@@ -74,16 +74,9 @@ def counted_byes(tournament):
 def counted_byes_of(tournaments):
     """``counted_byes`` of several tournaments at once (a ``Bye`` queryset, no query of its
     own): the byes of rounds that have begun (closed, or with a result: as
-    ``Tournament.started_rounds``) of entries still in the tournament in that round."""
-    started = (
-        Round.objects.filter(tournament__in=[t.pk for t in tournaments])
-        .filter(Q(closed=True) | has_result_q("tables__"))
-        .values("pk")
-    )
-    return Bye.objects.filter(round__in=started).filter(
-        Q(entry__dropped_after_round__isnull=True)
-        | Q(entry__dropped_after_round__gte=F("round__number"))
-    )
+    ``Tournament.started_rounds``) of entries still in the tournament in that round. The one
+    definition is the models' (``models.counted_byes_of``), which the final places read too."""
+    return models_counted_byes_of([t.pk for t in tournaments])
 
 
 def checked(value) -> bool:

@@ -65,9 +65,14 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
     page's lines and ``standings_page`` is the Django ``Page`` (None when everything fits on
     one); text that is not a number shows the first page, a number out of range the last.
     Paging only slices what is shown: positions, columns and ties are those of the whole field.
+
+    The positions shown are the final places (``Tournament.final_places``, SCORING.md §9):
+    ``started`` false before the first result (the entries by name, no position, no tie, no
+    note about a sorteo), ``any_unplaced`` when an entry that played no game is listed last,
+    unnumbered.
     """
     system = systems.of(tournament)
-    lines = tournament.standings()
+    lines = tournament.final_places()
     columns = system.presentation.columns(lines)
     first_tiebreak = system.tiebreaks[0].key if system.tiebreaks else None
     keys = [
@@ -106,7 +111,9 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
         "tiebreaks": system.tiebreaks,
         "order_hint": system.presentation.order_hint,
         "entrant_label": system.presentation.entrant_label(),
-        "any_shared": any(line.row.shared for line in shown),
+        "started": lines.started,
+        "any_shared": any(line.place_shared for line in shown),
+        "any_unplaced": any(line.place is None for line in shown),
         # who heads the whole field (the link cards: views/sharing.py)
         "standings_leader": sharing.leader(system, lines, columns),
     }

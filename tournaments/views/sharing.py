@@ -44,14 +44,15 @@ class Leader:
 
 
 def leader(system, lines, columns) -> Leader | None:
-    """The head of the standings ``lines`` (every line, best first; ``columns``: the system's,
-    ``system.presentation.columns(lines)``), or None while nobody has scored (the first figure,
-    ``system.first_figure()``, is 0 at the top: nothing has been played)."""
-    if not lines or not lines[0].row.figures.get(system.first_figure()):
+    """The head of the final places ``lines`` (``Tournament.final_places``: every line,
+    placed first; ``columns``: the system's, ``system.presentation.columns(lines)``): the
+    entries in 1st place; None while nobody has a place (no result yet) or nobody has scored
+    (the first figure, ``system.first_figure()``, is 0 at the top)."""
+    if not lines or lines[0].place is None or not lines[0].row.figures.get(system.first_figure()):
         return None
     strong = next((c for c in columns if c.strong), None)
     figure = f"{strong.abbr} {strong.value(lines[0])}" if strong else ""
-    names = tuple(line.entry.name for line in lines if line.row.position == 1)
+    names = tuple(line.entry.name for line in lines if line.place == 1)
     return Leader(names=names, figure=figure)
 
 

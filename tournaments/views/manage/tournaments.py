@@ -150,7 +150,9 @@ def _tournament_page(
     ``import_notes``, how the file was read), or
     ``sorteo`` (``position``, the posted ``order`` of entry ids and the ``error``, with the
     ``slot`` index to focus), or ``step_error`` (a refused step of the tournament's life:
-    ``step``, ``message``, ``reason`` as typed).
+    ``step``, ``message``, ``reason`` as typed). A sorteo is offered for each shared final
+    place once the order is final (``Tournament.order_is_final``); before, a shared place
+    only gets a note.
 
     The page opens with what comes next (``lifecycle.what_next``) and the steps allowed now
     (``lifecycle.offers``): a button each, a reason box where the step needs one, the
@@ -158,9 +160,10 @@ def _tournament_page(
     pairing is offered only once the round before is complete (else its missing tables and
     "emparejar igualmente")."""
     system = systems.of(t)
-    lines = t.standings()
     rounds = list(t.rounds.order_by("number"))
-    tied_groups = _sorteo_groups(_tied_groups(lines), sorteo)
+    tied = _tied_groups(t.final_places())
+    order_is_final = t.order_is_final()
+    tied_groups = _sorteo_groups(tied if order_is_final else [], sorteo)
     offers = lifecycle.offers(t)
     if step_error is not None:  # beside its button, or above them when none is offered
         step_error["offered"] = any(o.step.name == step_error["step"] for o in offers)
@@ -184,6 +187,8 @@ def _tournament_page(
             "step_offers": offers,
             "step_error": step_error,
             "pairing_gap": lifecycle.incomplete_before(t, (rounds[-1].number + 1) if rounds else 1),
+            # ties the order may still break: no sorteo yet (SCORING.md §9)
+            "ties_pending": bool(tied) and not order_is_final,
             "actions": system.actions(t),
             "show_mode": len(system.modes) > 1,
             "import_hint": imports.formats.of(t).hint,
@@ -205,22 +210,24 @@ def _unfinished_jobs(t) -> list[ImportJob]:
 
 
 def _tied_groups(lines) -> list[list]:
-    """Groups of standings lines that share a position (candidates for a sorteo)."""
+    """Groups of the final places ``lines`` (``Tournament.final_places``) that share a place:
+    the candidates for a sorteo, offered once the order is final
+    (``Tournament.order_is_final``, SCORING.md §9)."""
     groups: dict[int, list] = {}
     for line in lines:
-        if line.row.shared:
-            groups.setdefault(line.row.position, []).append(line)
+        if line.place_shared:
+            groups.setdefault(line.place, []).append(line)
     return [g for g in groups.values() if len(g) > 1]
 
 
 def _sorteo_groups(groups: list[list], refused: dict | None) -> list[dict]:
-    """The sorteo forms of the tied ``groups``: ``position``, ``lines`` (the tied standings
-    lines), and ``slots``, one per place (``index``, the entry pk ``chosen`` for it, and
-    ``focus``): the standings order, or, for the group of a refused sorteo (``refused``, see
-    ``_tournament_page``), the order posted with its ``error``."""
+    """The sorteo forms of the tied ``groups``: ``position`` (the shared place), ``lines``
+    (the tied standings lines), and ``slots``, one per place (``index``, the entry pk
+    ``chosen`` for it, and ``focus``): the standings order, or, for the group of a refused
+    sorteo (``refused``, see ``_tournament_page``), the order posted with its ``error``."""
     out = []
     for group in groups:
-        position = group[0].row.position
+        position = group[0].place
         chosen = [str(line.entry.pk) for line in group]
         error, focus = None, None
         if refused is not None and refused["position"] == str(position):
