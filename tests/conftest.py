@@ -160,6 +160,8 @@ def page_cache(request, settings):
     from django.core.cache import cache
 
     cache.delete(pagecache.GENERATION_KEY)
+    # no heavy output's slot left taken by an earlier test ("Preparando el archivo")
+    cache.delete_many([f"{pagecache.HEAVY_SLOT_PREFIX}{n}" for n in range(64)])
 
 
 @pytest.fixture
