@@ -8,12 +8,30 @@ client and could be forged, so they are never used.
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
+
+
+def _plain(address: str) -> str | None:
+    """``address`` as a plain IP address ("203.0.113.9", "2001:db8::3"): a port, brackets or
+    an IPv6 zone are dropped; None when it is no address at all ("unknown", a network)."""
+    text = address.strip()
+    if text.startswith("[") and "]" in text:  # [2001:db8::3]:443
+        text = text[1 : text.index("]")]
+    elif text.count(":") == 1:  # 203.0.113.9:5555
+        text = text.split(":", 1)[0]
+    text = text.split("%", 1)[0]
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return None
 
 
 def client_ip(request) -> str | None:
     """The address login failures are counted against; ``REMOTE_ADDR`` when the header is
-    missing or shorter than the number of trusted proxies."""
+    missing, shorter than the number of trusted proxies, or its hop is not an IP address
+    (a port or brackets are dropped first: ``_plain``)."""
     count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
     if count > 0:
         forwarded = [
@@ -21,5 +39,7 @@ def client_ip(request) -> str | None:
         ]
         forwarded = [part for part in forwarded if part]
         if len(forwarded) >= count:
-            return forwarded[-count][:100]
+            hop = _plain(forwarded[-count][:100])
+            if hop is not None:
+                return hop
     return request.META.get("REMOTE_ADDR")

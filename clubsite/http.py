@@ -25,8 +25,8 @@ that only takes a form is ``require_POST``. Django's ``require_GET``, and
 ``require_http_methods`` anywhere but here, are refused by ruff (``banned-api`` in
 pyproject.toml): they answer 405 to a HEAD that GET would answer (a link checker, a monitor, a
 chat app's preview). ``tests/test_every_address.py`` walks every URL pattern and compares
-HEAD with GET. The server sends a HEAD's answer without its body (gunicorn, like Django's
-test client and ``runserver``).
+HEAD with GET. A HEAD's answer leaves without its body whatever the server
+(``HeadWithoutBodyMiddleware``: gunicorn sends what the application gives it).
 
 **Directors' pages are never cached.** ``PrivatePagesMiddleware`` gives every response under
 the directors' pages (``/gestion/``) and the Django admin (``/admin/``), errors and redirects
@@ -124,6 +124,27 @@ def private_prefixes() -> tuple[str, ...]:
 def is_private_path(path: str) -> bool:
     """Whether ``path`` (``request.path_info``) is a directors' page or an admin page."""
     return path.startswith(private_prefixes())
+
+
+class HeadWithoutBodyMiddleware:
+    """A HEAD answer carries GET's headers (``Content-Length`` included) and no body, whatever
+    the server: gunicorn sends what the application gives it. Outermost in ``MIDDLEWARE``, so
+    every other middleware sees the answer GET would have."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.method == "HEAD":
+            if response.streaming:
+                response.streaming_content = []
+            else:
+                length = len(response.content)
+                response.content = b""
+                if not response.has_header("Content-Length") or length:
+                    response["Content-Length"] = str(length)
+        return response
 
 
 class PrivatePagesMiddleware:

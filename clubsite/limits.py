@@ -71,6 +71,8 @@ LIMITS: dict[str, Limit] = {
         Limit("claim", 20, 60 * 60, _SHARED),
         Limit("login", 20, 15 * 60, _SHARED),  # a successful login gives its slot back
         Limit("reset", 10, 60 * 60, _SHARED),
+        # per network: answers computed for each visitor (never from the page cache)
+        Limit("calculator", 60, 10 * 60, _SHARED),
         # per target, from any network
         Limit(
             "signup-name",

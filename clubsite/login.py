@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext
 
@@ -87,11 +90,42 @@ def may_open(request, url: str) -> bool:
     return True
 
 
+#: The longest username a login form passes on (``User.username`` holds 150 characters).
+MAX_USERNAME = 150
+
+
+class BoundedUsername:
+    """A login form whose username is refused in words when longer than any account's
+    (``MAX_USERNAME``), before anything is looked up or counted: Django's form only sets the
+    input's ``maxlength``, and django-axes would store an over-long name in its 255-character
+    column (a 500)."""
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username") or ""
+        if len(username) > MAX_USERNAME:
+            raise forms.ValidationError(
+                gettext("El nombre de usuario tiene como mucho %(max)d caracteres.")
+                % {"max": MAX_USERNAME},
+                code="username_too_long",
+            )
+        return username
+
+
+class LoginForm(BoundedUsername, AuthenticationForm):
+    """The site's login form (``BoundedUsername``)."""
+
+
+class AdminLoginForm(BoundedUsername, AdminAuthenticationForm):
+    """The Django admin's login form (``BoundedUsername``)."""
+
+
 class LandingLoginView(auth_views.LoginView):
     """Django's login view (same form, template, django-axes throttling) whose success answer
     goes to ``next`` when it is local and allowed to the user (``may_open``), else to the
     user's ``landing_url``. Its URL is ``clubsite.limits.limited("login")``: a successful
     login gives its try back (``release``), so only the failures use up the connection's."""
+
+    authentication_form = LoginForm
 
     def form_valid(self, form):
         release(self.request)

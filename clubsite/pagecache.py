@@ -531,22 +531,38 @@ def deploy_mark() -> str:
 
 
 def _shared_request(request) -> bool:
-    """Whether the answer to ``request`` is the same for every anonymous reader."""
+    """Whether the answer to ``request`` is the same for every anonymous reader: GET or HEAD,
+    nobody logged in, and no flash message waiting to be shown (read from the messages'
+    storage, which checks the cookie's signature: a forged ``messages`` cookie holds none,
+    so it cannot switch the cache off; the messages are only counted, not used up)."""
     return (
         request.method in ("GET", "HEAD")
         and not request.user.is_authenticated
-        and not request.COOKIES.get("messages")
+        and not _messages_waiting(request)
     )
 
 
-def page_key(request, tokens: dict[str, str]) -> str:
+def _messages_waiting(request) -> bool:
+    if not request.COOKIES.get(getattr(settings, "MESSAGE_COOKIE_NAME", "messages")) and not (
+        hasattr(request, "session") and request.session.get("_messages")
+    ):
+        return False
+    storage = getattr(request, "_messages", None)
+    return storage is not None and len(storage) > 0
+
+
+def page_key(request, tokens: dict[str, str], *, heavy: bool = False, reader: str = "") -> str:
     """The cache key (64 hex digits) of the page ``request`` asks for, with ``tokens`` (scope
-    → its current generation, ``ALL`` first), as explained above."""
+    → its current generation, ``ALL`` first), as explained above. A heavy output is the same
+    file for an HTMX request (``heavy``: no "partial"); ``reader``: the logged-in reader a
+    heavy output is kept for ("" for anonymous readers)."""
+    partial_page = request.headers.get("HX-Request") == "true" and not heavy
     parts = (
         deploy_mark(),
         request.get_host(),
         request.get_full_path(),
-        "partial" if request.headers.get("HX-Request") == "true" else "page",
+        "partial" if partial_page else "page",
+        f"reader={reader}",
         get_language(),
         timezone.localdate().isoformat(),
         *(f"{scope}={token}" for scope, token in tokens.items()),
@@ -807,6 +823,17 @@ def preparing(request) -> HttpResponse:
     return response
 
 
+def _kept_per_reader(request) -> bool:
+    """A logged-in reader's GET or HEAD of a heavy output, with no flash message waiting: kept
+    in the cache under a key of their own (what they may see differs: a draft's director),
+    so that they too make it once per change, not once per click."""
+    return (
+        request.method in ("GET", "HEAD")
+        and request.user.is_authenticated
+        and not _messages_waiting(request)
+    )
+
+
 def _made_in_a_slot(view, request, args, kwargs):
     """A heavy output computed outside the cache (a logged-in reader): in a slot, or
     ``preparing``."""
@@ -845,7 +872,10 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         _read_only(request, reads)
-        if not enabled() or not _shared_request(request):
+        reader = ""
+        if enabled() and heavy and _kept_per_reader(request):
+            reader = str(request.user.pk)  # a heavy output made once per change for them too
+        elif not enabled() or not _shared_request(request):
             if heavy:
                 return _made_in_a_slot(view, request, args, kwargs)
             return view(request, *args, **kwargs)
@@ -855,7 +885,7 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
             key = etag = entry = None
             not_modified = False
             if not missing:
-                key = page_key(request, tokens)
+                key = page_key(request, tokens, heavy=heavy, reader=reader)
                 etag = f'"{key[:40]}"'
                 not_modified = etag in parse_etags(request.headers.get("If-None-Match", ""))
                 entry = None if not_modified else _get(key)
@@ -896,7 +926,7 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
                         _release(key, lock, since, storable=False, hold=hold)
                         lock = None
                     return response
-                stored = _store(request, response, key, tokens, missing)
+                stored = _store(request, response, key, tokens, missing, heavy, reader)
             finally:
                 if slot is not None:
                     _free_slot(slot)
@@ -921,7 +951,7 @@ def _compute(view, request, args, kwargs):
         return view(request, *args, **kwargs)
 
 
-def _store(request, response, key, tokens, missing) -> str | None:
+def _store(request, response, key, tokens, missing, heavy=False, reader="") -> str | None:
     """Store the storable ``response`` under ``key``, or, when ``missing`` names scopes of
     ``tokens`` without a generation (``key`` is then None), draw them and store it under the
     key they make. Returns the key it was stored under; None when it was not stored (a save
@@ -936,7 +966,7 @@ def _store(request, response, key, tokens, missing) -> str | None:
                 tokens[scope] = uuid.uuid4().hex
                 if not _cache().add(generation_key(scope), tokens[scope], None):
                     return None
-            key = page_key(request, tokens)
+            key = page_key(request, tokens, heavy=heavy, reader=reader)
         _put(key, response)
         return key
     except Exception:

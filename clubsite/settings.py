@@ -73,6 +73,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "clubsite.http.HeadWithoutBodyMiddleware",  # HEAD: GET's headers, no body (any server)
     "django.middleware.security.SecurityMiddleware",
     "clubsite.http.PrivatePagesMiddleware",  # /gestion/ and /admin/: Cache-Control private, no-store
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

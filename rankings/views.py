@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
+from clubsite.limits import LIMITS, request_network, take, too_many
 from clubsite.pagecache import RANKING, public_page, settle, settle_page
 from rankings import elo, health, ledger, queries, stories, tasks
 from rankings.exports import LEDGER_HEADER, RANKING_HEADER, ledger_rows, ranking_rows
@@ -311,8 +312,11 @@ def calculator(request):
     A form sent by GET (it computes, it stores nothing): the empty form is a cached page like
     the others; with the game's fields (``CALCULATOR_FIELDS``) the answer is computed every
     time and never stored (``public_page(computed=...)``); a field out of range or a game that
-    cannot be answers 400 with the reason."""
+    cannot be answers 400 with the reason. Each answer takes a slot of ``LIMITS["calculator"]``
+    for the visitor's network (``too_many`` beyond)."""
     form = CalculatorForm(request.GET or None)
+    if form.is_bound and take(LIMITS["calculator"], request_network(request)) is None:
+        return too_many(request, LIMITS["calculator"])  # each answer is computed: bounded
     outcome = None
     attention = health.attention()
     if form.is_bound and form.is_valid() and not attention:

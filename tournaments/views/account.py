@@ -15,8 +15,11 @@ they carry a form and, for the account's page, the player's contact details.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from axes.utils import reset as axes_reset
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -133,7 +136,11 @@ class QueuedPasswordResetForm(PasswordResetForm):
         email = self.cleaned_data["email"]
         if take(LIMITS["reset-mailbox"], _mailbox(email)) is None:
             return
-        send_password_reset.enqueue(email, request.get_host(), use_https, get_language() or "")
+        # the link on the site's own address (DJANGO_SITE_URL), never the Host a request names
+        site = urlsplit(settings.SITE_URL)
+        send_password_reset.enqueue(
+            email, site.netloc, site.scheme == "https", get_language() or ""
+        )
 
 
 class PasswordResetView(auth_views.PasswordResetView):

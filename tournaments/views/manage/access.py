@@ -64,9 +64,12 @@ def director_required(view):
 
 
 def managed_tournament(request, slug) -> Tournament:
-    """The tournament ``slug`` if the user may manage it; 404 / 403 otherwise."""
+    """The tournament ``slug`` if the user may manage it; otherwise 403, or 404 for a draft
+    (as for a slug that does not exist: who may not see a draft is not told it exists)."""
     t = get_object_or_404(Tournament, slug=slug)
     if not can_manage(request.user, t):
+        if not t.is_public:
+            raise Http404
         raise PermissionDenied
     return t
 
