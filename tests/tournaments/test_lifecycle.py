@@ -165,12 +165,10 @@ def test_a_played_draft_is_published_again_running_or_finished(director):
     builders.record(builders.tables_of(rnd)[0], acting_user=director, tantos_a=100, tantos_b=9)
     services.take_step(acting_user=director, tournament=t, step="back_to_draft", reason="Oculto")
     t.refresh_from_db()
-    assert [o.step.name for o in lifecycle.offers(t)] == [
-        "open_signup",
-        "publish_ready",
-        "republish",
-        "publish_finished",
-    ]
+    assert [o.step.name for o in lifecycle.offers(t)] == ["republish", "publish_finished"]
+    with pytest.raises(DomainError) as refused:  # a played tournament takes no sign-ups
+        services.take_step(acting_user=director, tournament=t, step="open_signup")
+    assert refused.value.code == "rounds_already_played"
     with pytest.raises(DomainError) as refused:
         services.take_step(acting_user=director, tournament=t, step="publish_finished")
     assert refused.value.code == "open_rounds"
@@ -431,3 +429,29 @@ def test_the_pairings_page_names_the_missing_tables_and_asks_before_pairing_anyw
     assert answer.status_code == 302
     assert Round.objects.filter(tournament=t, number=2).exists()
     assert Tournament.objects.get(pk=t.pk).status == "running"
+
+
+def test_without_a_full_table_the_next_step_is_to_enter_more(director):
+    t = builders.tournament(
+        acting_user=director, name="Copa Vacía", date=dt.date(2026, 5, 9), status="ready"
+    )
+    assert lifecycle.what_next(t) == lifecycle.Next(
+        "Para empezar hacen falta al menos 2 inscripciones; hay 0."
+    )
+
+
+def test_a_late_pair_entered_during_check_in_is_present(director):
+    client = Client()
+    client.force_login(director)
+    t, entries = four_pairs("ready", director=director)
+    services.set_present(acting_user=director, entry=entries[0], present=True)
+    late = builders.players(["Tomasa Gil", "Ulises León"], acting_user=director)
+    answer = client.post(
+        reverse("manage:entry_add", args=[t.slug]),
+        {"player1": late[0].pk, "player2": late[1].pk},
+        follow=True,
+    )
+    assert "Inscrito y presente: Tomasa Gil &amp; Ulises León." in answer.content.decode()
+    entry = t.entries.get(player1=late[0])
+    assert entry.present
+    assert set(t.entries_to_pair(1)) == {entries[0], entry}

@@ -13,6 +13,10 @@ MESSAGES: dict[str, str] = {
     "step_needs_reason": gettext_noop(
         "Para «{step}» escribe el motivo: queda en el historial del torneo."
     ),
+    "rounds_already_played": gettext_noop(
+        "El torneo ya tiene rondas ({count}): no vuelve a la inscripción. Publícalo de nuevo "
+        "(en curso o terminado)."
+    ),
     "no_rounds_yet": gettext_noop(
         "El torneo aún no tiene rondas: ábrelo a la inscripción o publícalo sin inscripción."
     ),

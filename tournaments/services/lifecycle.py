@@ -106,9 +106,28 @@ def _played(t: Tournament) -> DomainError | None:
     return None if t.rounds.exists() else DomainError("no_rounds_yet")
 
 
+def _not_played(t: Tournament) -> DomainError | None:
+    """A tournament without rounds: only such a one takes sign-ups or waits to start (a played
+    one taken back to draft is published again: "republish", "publish_finished")."""
+    count = t.rounds.count()
+    return DomainError("rounds_already_played", count=count) if count else None
+
+
 STEPS: tuple[Step, ...] = (
-    Step("open_signup", gettext_lazy("Abrir la inscripción"), (DRAFT,), REGISTRATION),
-    Step("publish_ready", gettext_lazy("Publicar sin inscripción"), (DRAFT,), READY),
+    Step(
+        "open_signup",
+        gettext_lazy("Abrir la inscripción"),
+        (DRAFT,),
+        REGISTRATION,
+        guard=_not_played,
+    ),
+    Step(
+        "publish_ready",
+        gettext_lazy("Publicar sin inscripción"),
+        (DRAFT,),
+        READY,
+        guard=_not_played,
+    ),
     Step(
         "close_signup",
         gettext_lazy("Cerrar la inscripción y pasar lista"),
@@ -393,6 +412,9 @@ def what_next(t: Tournament) -> Next:
     last = t.rounds.aggregate(last=Max("number"))["last"] or 0
     if last == 0:
         count = t.entries.count()
+        too_few = _enough_entries(t)
+        if too_few is not None:
+            return Next(too_few.message)
         if t.status == REGISTRATION:
             text = ngettext(
                 "Inscripción abierta: {count} inscripción. Ciérrala para pasar lista.",

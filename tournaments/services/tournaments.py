@@ -103,6 +103,7 @@ ERROR_FIELDS = {
     "step_needs_reason": "reason",
     "too_few_entries_to_start": "status",
     "no_rounds_yet": "status",
+    "rounds_already_played": "status",
     "invalid_best_of": "best_of",
     "best_of_locked": "best_of",
     "invalid_rounds": "rounds_planned",

@@ -287,7 +287,11 @@ def entry_add(request, slug):
             )
         place_error(form, exc, {exc.code: field} if field else {})
         return _tournament_page(request, t, entry_form=form, status=400)
-    messages.success(request, _("Inscrito: {name}.").format(name=entry.name))
+    if t.checking_in():  # a late arrival entered at the venue is there: paired from now on
+        services.set_present(acting_user=request.user, entry=entry, present=True)
+        messages.success(request, _("Inscrito y presente: {name}.").format(name=entry.name))
+    else:
+        messages.success(request, _("Inscrito: {name}.").format(name=entry.name))
     return redirect("manage:tournament", slug=t.slug)
 
 
