@@ -97,7 +97,11 @@ def test_production_security_settings(tmp_path):
     assert s["LANGUAGE_COOKIE_SECURE"] is True
     assert s["SESSION_COOKIE_SAMESITE"] == s["CSRF_COOKIE_SAMESITE"] == "Lax"
     assert s["LANGUAGE_COOKIE_SAMESITE"] == "Lax"
-    assert s["MIDDLEWARE"][1] == "clubsite.http.PrivatePagesMiddleware"
+    assert s["MIDDLEWARE"][:3] == [
+        "clubsite.http.HeadWithoutBodyMiddleware",  # outermost: every answer, errors included
+        "django.middleware.security.SecurityMiddleware",
+        "clubsite.http.PrivatePagesMiddleware",
+    ]
 
 
 def test_production_cookies_are_secure_and_samesite_lax(tmp_path):
