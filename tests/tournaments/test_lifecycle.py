@@ -455,3 +455,36 @@ def test_a_late_pair_entered_during_check_in_is_present(director):
     entry = t.entries.get(player1=late[0])
     assert entry.present
     assert set(t.entries_to_pair(1)) == {entries[0], entry}
+
+
+def test_a_ready_tournament_says_its_sign_up_is_closed_and_a_finished_one_takes_no_entry(
+    director,
+):
+    t, entries = four_pairs("registration", director=director)
+    services.update_signup_settings(
+        acting_user=director,
+        tournament=t,
+        signup_open=True,
+        max_entries=None,
+        signup_closes_at=None,
+        signup_needs_approval=False,
+    )
+    services.take_step(acting_user=director, tournament=t, step="close_signup")
+    page = Client().get(reverse("public:signup", args=[t.slug])).content.decode()
+    assert "La inscripción está cerrada: el torneo está a punto de empezar." in page
+    client = Client()
+    client.force_login(director)
+    entry_form = f'action="{reverse("manage:entry_add", args=[t.slug])}"'
+    assert entry_form in client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
+    builders.play(
+        t,
+        1,
+        [(0, 1), (2, 3)],
+        [builders.tantos(100, 1)] * 2,
+        entries=entries,
+        acting_user=director,
+        close=True,
+    )
+    services.take_step(acting_user=director, tournament=t, step="finish")
+    page = client.get(reverse("manage:tournament", args=[t.slug])).content.decode()
+    assert entry_form not in page

@@ -46,6 +46,9 @@ MESSAGES: dict[str, str] = {
     "check_in_finished": gettext_noop("El torneo está terminado: ya no se pasa lista."),
     "signup_off": gettext_noop("Este torneo no tiene abierta la inscripción desde la web."),
     "signup_started": gettext_noop("El torneo ya empezó: la inscripción está cerrada."),
+    "signup_closed_ready": gettext_noop(
+        "La inscripción está cerrada: el torneo está a punto de empezar."
+    ),
     "signup_deadline": gettext_noop("La inscripción de este torneo ya cerró."),
     "signup_contact": gettext_noop(
         "Deja un correo o un teléfono para que el club pueda avisarte (no se publican)."

@@ -64,10 +64,13 @@ LIVE = (*OPEN, SignUp.Status.ACCEPTED)
 
 def signup_closed_reason(t: Tournament, now=None) -> str | None:
     """Why ``t`` takes no sign-up now (a DomainError code), or None when it does:
-    "signup_off" (not open), "signup_started" (already running or finished),
-    "signup_deadline" (past ``signup_closes_at``)."""
+    "signup_off" (not open), "signup_closed_ready" (sign-up closed, ready to start),
+    "signup_started" (already running or finished), "signup_deadline" (past
+    ``signup_closes_at``)."""
     if not t.signup_open:
         return "signup_off"
+    if t.status == Tournament.Status.READY:
+        return "signup_closed_ready"
     if t.status not in OPEN_STATUSES:
         return "signup_started"
     if t.signup_closes_at is not None and (now or timezone.now()) >= t.signup_closes_at:
