@@ -977,7 +977,10 @@ def _store(request, response, key, tokens, missing, heavy=False, reader="") -> s
 def _revalidate(response, request):
     """Cache-Control for public pages: a cache may keep the page but must ask every time
     (public for anonymous readers, private once logged in). Partials and pages share URLs, so
-    caches keep them apart by the HX-Request header."""
+    caches keep them apart by the HX-Request header. An answer already marked ``no-store``
+    (``preparing``) is left as it is."""
+    if "no-store" in response.get("Cache-Control", ""):
+        return response
     if request.user.is_authenticated:
         patch_cache_control(response, private=True, no_cache=True, max_age=0, must_revalidate=True)
     else:
@@ -997,10 +1000,7 @@ def public_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        response = cached(request, *args, **kwargs)
-        if response.status_code == 503 and response.has_header("Retry-After"):
-            return response  # "Preparando el archivo": no-store
-        return _revalidate(response, request)
+        return _revalidate(cached(request, *args, **kwargs), request)
 
     wrapper.page_scopes = scopes
     wrapper.page_params = cached.page_params

@@ -53,9 +53,6 @@ FINISHED = Tournament.Status.FINISHED
 PAIRED, PLAYING, COMPLETE, CLOSED = "paired", "playing", "complete", "closed"
 ROUND_STATES = (PAIRED, PLAYING, COMPLETE, CLOSED)
 
-#: The fewest entries a tournament starts with (one table of two sides, or a table game's 3).
-MIN_ENTRIES = 2
-
 
 @dataclass(frozen=True)
 class Step:
@@ -80,7 +77,7 @@ def _enough_entries(t: Tournament) -> DomainError | None:
     """One complete table: 2 entries (pairs, mano a mano, Swiss), 4 players with rotating
     partners, 3 at a table game (``ScoringSystem.seats_per_table``)."""
     count = t.entries.filter(dropped_after_round__isnull=True).count()
-    minimum = max(MIN_ENTRIES, systems.of(t).seats_per_table(t)[0])
+    minimum = systems.of(t).seats_per_table(t)[0]
     if count < minimum:
         return DomainError("too_few_entries_to_start", minimum=minimum, count=count)
     return None
@@ -209,14 +206,22 @@ def step_between(state: str, target: str) -> Step:
     raise _not_allowed(state, target)
 
 
-def check_step(t: Tournament, step: Step, *, reason: str = "", confirmed: bool = False) -> None:
-    """Whether ``step`` may be taken by ``t`` now: its status is one of the step's sources, its
-    guard passes (or the step is ``confirmable`` and ``confirmed``), and a ``reason`` is given
-    when the step needs one. Raises DomainError "step_not_allowed", the guard's refusal
-    ("too_few_entries_to_start", "open_rounds"),
-    "step_needs_reason"."""
-    if t.status not in step.sources:
-        raise _not_allowed(t.status, step.target)
+def check_step(
+    t: Tournament,
+    step: Step,
+    *,
+    state: str | None = None,
+    reason: str = "",
+    confirmed: bool = False,
+) -> None:
+    """Whether ``step`` may be taken by ``t`` now: its status (``state`` when given: the status
+    a settings form is changing) is one of the step's sources, its guard passes (or the step
+    is ``confirmable`` and ``confirmed``), and a ``reason`` is given when the step needs one.
+    Raises DomainError "step_not_allowed", the guard's refusal ("too_few_entries_to_start",
+    "open_rounds"), "step_needs_reason"."""
+    state = t.status if state is None else state
+    if state not in step.sources:
+        raise _not_allowed(state, step.target)
     if step.guard is not None:
         refusal = step.guard(t)
         if refusal is not None and not (confirmed and refusal.code in step.confirmable):
@@ -250,12 +255,7 @@ def check_status_change(
     if old == new:
         return None
     step = step_between(old, new)
-    current = t.status
-    t.status = old
-    try:
-        check_step(t, step, reason=reason, confirmed=confirmed)
-    finally:
-        t.status = current
+    check_step(t, step, state=old, reason=reason, confirmed=confirmed)
     return step
 
 
@@ -353,18 +353,8 @@ def check_next_round(t: Tournament, number: int, *, anyway: bool = False) -> Non
     missing, ``next``)."""
     if t.status == FINISHED:
         raise DomainError("tournament_finished_no_pairing")
-    if anyway:
-        return
-    gap = incomplete_before(t, number)
-    if gap is not None:
-        previous, missing = gap
-        raise DomainError(
-            "previous_round_incomplete",
-            number=previous,
-            count=len(missing),
-            tables=_tables_text(missing),
-            next=number,
-        )
+    if not anyway:
+        _refuse_gap(t, number, "previous_round_incomplete")
 
 
 def check_imported_rounds(t: Tournament, numbers) -> None:
@@ -372,16 +362,19 @@ def check_imported_rounds(t: Tournament, numbers) -> None:
     them after the first round is preceded by a complete round. Raises DomainError
     "import_round_incomplete" for the first that is not (nothing of the file is then kept)."""
     for number in sorted(set(numbers)):
-        gap = incomplete_before(t, number)
-        if gap is not None:
-            previous, missing = gap
-            raise DomainError(
-                "import_round_incomplete",
-                number=previous,
-                count=len(missing),
-                tables=_tables_text(missing),
-                next=number,
-            )
+        _refuse_gap(t, number, "import_round_incomplete")
+
+
+def _refuse_gap(t: Tournament, number: int, code: str) -> None:
+    """Raise DomainError ``code`` (``number`` of the round before, ``count`` and ``tables``
+    still without a result, ``next``: ``number``) when round ``number`` of ``t`` follows an
+    incomplete round (``incomplete_before``)."""
+    gap = incomplete_before(t, number)
+    if gap is not None:
+        previous, missing = gap
+        raise DomainError(
+            code, number=previous, count=len(missing), tables=_tables_text(missing), next=number
+        )
 
 
 # --- what the director's page says and offers --------------------------------------------------
