@@ -46,13 +46,15 @@ setup: check-python $(VENV)/.installed translations pdf-libs
 
 demo: setup
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py createcachetable
+	$(PY) manage.py createcachetable --verbosity 0
 	$(PY) manage.py load_demo
 	@# The background worker (ledger replays, long imports) beside the web server, started again
 	@# if it stops (on SQLite a long write elsewhere can make it give up), after recovering the
 	@# task a stopped one left "running" (manage.py recover_tasks); both stop together
-	@# (Ctrl-C). The links in the messages to players point at this server (DJANGO_SITE_URL).
-	export DJANGO_SITE_URL="$${DJANGO_SITE_URL:-http://$(HOST)}"; \
+	@# (Ctrl-C). The links in the messages to players point at this server (DJANGO_SITE_URL;
+	@# HOST=0.0.0.0:PORT: the machine's address on its network, which is then an allowed host).
+	eval "$$($(PY) -m clubsite.env '$(HOST)')"; \
+	echo "Links in the messages to players point at $$DJANGO_SITE_URL (DJANGO_SITE_URL=... to change it)"; \
 	( trap 'kill $$CHILD 2>/dev/null; exit 0' INT TERM; \
 	  while :; do $(PY) manage.py recover_tasks >/dev/null; \
 	  $(PY) manage.py db_worker --interval 0.5 --no-reload --verbosity 0 & CHILD=$$!; \

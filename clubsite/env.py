@@ -316,3 +316,61 @@ def env_site_url(name: str, default: str) -> str:
             f"for example {name}=https://club.example.org."
         ) from None
     return value.rstrip("/")
+
+
+#: Host parts that mean "every address of this machine": no phone can open a link to them.
+ANY_ADDRESS = frozenset({"0.0.0.0", "::", "[::]", ""})
+
+
+def served_site_url(host: str, *, local_address=None) -> str:
+    """The site's address for the links in messages when the development server listens on
+    ``host`` ("ADDRESS:PORT" or "PORT", as ``runserver`` takes it; ``make demo HOST=…``):
+    ``http://ADDRESS:PORT``, except that an address that means every address of the machine
+    (0.0.0.0, ::) becomes the machine's own address on its network (``local_address()``, e.g.
+    192.168.1.20), so that a claim link mailed to a phone opens. ``local_address``: a callable
+    for tests. Never raises: without a network it falls back to 127.0.0.1."""
+    address, sep, port = host.rpartition(":")
+    if not sep:
+        address, port = "", host
+    if address in ANY_ADDRESS:
+        address = (local_address or machine_address)()
+    return f"http://{address}:{port}" if port else f"http://{address}"
+
+
+def machine_address() -> str:
+    """This machine's address on its network (the one its default route leaves from), found by
+    connecting a UDP socket to a documentation address (nothing is sent); 127.0.0.1 when
+    there is no network."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def demo_exports(host: str, environ=os.environ) -> list[str]:
+    """Shell lines ``export NAME='value'`` for ``make demo`` serving on ``host``: the site's
+    address for the links in messages (``served_site_url``) unless DJANGO_SITE_URL is set, and,
+    when that address is not a local name, DJANGO_ALLOWED_HOSTS with the local names and that
+    address (so a phone on the same network is served, not refused as a bad host) unless it is
+    set."""
+    from urllib.parse import urlsplit as split
+
+    lines = []
+    url = environ.get("DJANGO_SITE_URL") or served_site_url(host)
+    if not environ.get("DJANGO_SITE_URL"):
+        lines.append(f"export DJANGO_SITE_URL='{url}'")
+    name = split(url).hostname or ""
+    local = ["localhost", "127.0.0.1", "[::1]", "testserver"]
+    if not environ.get("DJANGO_ALLOWED_HOSTS") and name and name not in local:
+        lines.append(f"export DJANGO_ALLOWED_HOSTS='{','.join([*local, name])}'")
+    return lines
+
+
+if __name__ == "__main__":  # make demo: python -m clubsite.env HOST
+    import sys
+
+    print("\n".join(demo_exports(sys.argv[1])))

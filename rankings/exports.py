@@ -14,8 +14,10 @@ formulas), ``xlsx_bytes`` as a workbook.
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from clubsite.numbers import DECIMALS, rounded
-from rankings import queries
+from rankings import health, queries
 from rankings.ledger import local_zone
 from rankings.models import LedgerRow
 from tournaments.models import Tournament
@@ -103,3 +105,25 @@ def ledger_rows(
         ]
         for r in qs.iterator(chunk_size=2000)
     ]
+
+
+def not_current_warning() -> str | None:
+    """What an export command writes on stderr when its figures may not be the ranking's
+    current ones (the CSV on stdout stays clean): the ledger needs attention
+    (``health.attention``), or changes wait for their replay (``health.pending``: the pages'
+    "actualizando" notice), with how many and since when; None when the ranking is current.
+    Two queries at most."""
+    if health.attention():
+        return (
+            "Aviso: el ranking necesita atención (manage.py check_ledger); estas cifras "
+            "pueden no estar al día."
+        )
+    waiting = health.pending()
+    if waiting is not None:
+        since = timezone.localtime(waiting.since).strftime("%d/%m/%Y %H:%M:%S")
+        return (
+            f"Aviso: el ranking se está actualizando ({waiting.count} cambio(s) esperando "
+            f"desde {since}; lo hace el proceso de fondo, manage.py db_worker): estas cifras "
+            "aún no los incluyen."
+        )
+    return None

@@ -436,3 +436,25 @@ def test_the_ranking_search_ignores_case_accents_and_spacing_too(client):
     ledger.rebuild()
     page = client.get("/ranking/", {"year": "2026", "q": "nono  MULLER"}).content.decode()
     assert "Ñoño Müller" in page and "Ana Ruiz" not in page
+
+
+@pytest.mark.parametrize("command", ["export_ranking", "export_ledger"])
+def test_export_commands_say_on_stderr_when_a_replay_waits(season, command):
+    from rankings.models import ReplayRequest
+
+    out, err = io.StringIO(), io.StringIO()
+    call_command(command, "--year", "2026", stdout=out, stderr=err)
+    assert err.getvalue() == ""
+    clean = out.getvalue()
+    request = ReplayRequest.objects.create(from_key="")
+    ReplayRequest.objects.filter(pk=request.pk).update(
+        created_at=dt.datetime(2026, 6, 1, 18, 30, 5, tzinfo=dt.UTC)
+    )
+    out, err = io.StringIO(), io.StringIO()
+    call_command(command, "--year", "2026", stdout=out, stderr=err)
+    assert out.getvalue() == clean  # the CSV stays clean
+    assert err.getvalue() == (
+        "Aviso: el ranking se está actualizando (1 cambio(s) esperando desde 01/06/2026 "
+        "12:30:05; lo hace el proceso de fondo, manage.py db_worker): estas cifras aún no "
+        "los incluyen.\n"
+    )

@@ -262,3 +262,53 @@ def test_export_standings_writes_the_exact_csv_with_a_shared_position():
         "2,Ciro Treviño,2,1,2,140,140,0,0,0\n"
         "4,Dora Ulloa,2,0,0,80,200,5,-125,0\n"
     )
+
+
+def test_create_tournament_says_its_planned_rounds_on_stderr():
+    args = ["create_tournament", "--name", "Copa Rondas", "--date", "2026-05-09"]
+    args += ["--system", "domino", "--mode", "pairs", "--target", "100"]
+    out, err = run(*args)
+    assert out == "copa-rondas-2026\n"  # stdout stays the slug alone: scripts read it
+    assert err == (
+        "Rondas previstas: 5 (por omisión; --rounds N para otro número). "
+        "Las importaciones de más rondas: --rounds N.\n"
+    )
+    out, err = run(*args[:2], "Copa Siete", *args[3:], "--rounds", "7")
+    assert out == "copa-siete-2026\n"
+    assert err == "Rondas previstas: 7. Las importaciones de más rondas: --rounds N.\n"
+    assert Tournament.objects.get(slug="copa-siete-2026").rounds_planned == 7
+
+
+def test_an_import_beyond_the_planned_rounds_names_the_commands_option(tmp_path):
+    t = builders.tournament(TORNEO, mode="single", rounds_planned=2)
+    path = write(
+        tmp_path,
+        f"{HEADER}\n"
+        "1,1,Rosa Salinas,Tomás Uribe,100,40,no,no,\n"
+        "2,1,Rosa Salinas,Tomás Uribe,100,60,no,no,\n"
+        "3,1,Rosa Salinas,Tomás Uribe,30,100,no,no,\n",
+    )
+    err = StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command("import_results", t.slug, path, stdout=StringIO(), stderr=err)
+    assert str(caught.value).endswith(
+        "sube antes el número de rondas en los datos del torneo. El torneo tiene 2 rondas "
+        "previstas: para importar más, repite el comando con --rounds N (N: las rondas que se "
+        "juegan)."
+    )
+    assert err.getvalue().startswith("línea 4: El torneo tiene 2 rondas previstas")
+    assert not Result.objects.filter(table__round__tournament=t).exists()
+
+    out, _err = run("import_results", t.slug, path, "--rounds", "3")
+    assert out.splitlines()[0] == "creados: 3, cambiados: 0, sin cambios: 0"
+    t.refresh_from_db()
+    assert t.rounds_planned == 3
+
+
+def test_rounds_raised_by_an_import_that_is_refused_are_not_kept(tmp_path):
+    t = builders.tournament(TORNEO, mode="single", rounds_planned=2)
+    bad = write(tmp_path, f"{HEADER}\n1,1,Rosa Salinas,Tomás Uribe,100,100,no,no,\n")
+    with pytest.raises(CommandError):
+        run("import_results", t.slug, bad, "--rounds", "4")
+    t.refresh_from_db()
+    assert t.rounds_planned == 2

@@ -5,8 +5,7 @@ byte-order mark, the figures rounded as the pages show them, or at full precisio
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rankings import health
-from rankings.exports import LEDGER_HEADER, ledger_rows
+from rankings.exports import LEDGER_HEADER, ledger_rows, not_current_warning
 from tournaments.exports import BOM, csv_text
 from tournaments.models import Player
 
@@ -35,10 +34,8 @@ class Command(BaseCommand):
                     f"Hay {len(matches)} jugadores llamados «{player}»; no sé cuál elegir."
                 )
             who = matches[0]
-        if health.attention():  # the CSV stays clean; the warning goes to stderr
-            self.stderr.write(
-                "Aviso: el ranking necesita atención (manage.py check_ledger); estas cifras "
-                "pueden no estar al día."
-            )
+        warning = not_current_warning()
+        if warning:  # the CSV stays clean; the warning goes to stderr
+            self.stderr.write(warning)
         rows = ledger_rows(year=year, player=who, full_precision=full_precision)
         self.stdout.write(BOM + csv_text(LEDGER_HEADER, rows), ending="")

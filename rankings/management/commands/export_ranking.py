@@ -6,8 +6,7 @@ rating and change rounded to 1 decimal as the page shows them, or at full precis
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from rankings import health
-from rankings.exports import RANKING_HEADER, ranking_rows
+from rankings.exports import RANKING_HEADER, not_current_warning, ranking_rows
 from tournaments.exports import BOM, csv_text
 
 
@@ -25,10 +24,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, year=None, full_precision=False, **options):
         year = year or timezone.localdate().year
-        if health.attention():  # the CSV stays clean; the warning goes to stderr
-            self.stderr.write(
-                "Aviso: el ranking necesita atención (manage.py check_ledger); estas cifras "
-                "pueden no estar al día."
-            )
+        warning = not_current_warning()
+        if warning:  # the CSV stays clean; the warning goes to stderr
+            self.stderr.write(warning)
         rows = ranking_rows(year, full_precision=full_precision)
         self.stdout.write(BOM + csv_text(RANKING_HEADER, rows), ending="")

@@ -6,8 +6,9 @@ import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
-from tournaments import imports
+from tournaments import imports, services
 from tournaments.errors import DomainError
 from tournaments.imports import ImportRefused
 from tournaments.imports.reading import open_file
@@ -39,14 +40,34 @@ def read_bytes(path: str) -> bytes:
         raise CommandError(f"No se puede leer el archivo «{path}»: {reason}.") from None
 
 
-def refuse(command, exc, notes=()) -> CommandError:
+#: The import commands' option that raises the tournament's planned rounds before importing
+#: (``ResultsImportCommand``); a refusal of rounds beyond the planned ones names it.
+ROUNDS_OPTION = "--rounds"
+
+
+def refuse(command, exc, notes=(), tournament: Tournament | None = None) -> CommandError:
     """Write how the file was read (``notes``, see ``note``) and each refused line of an
     ``ImportRefused`` to stderr (none for a refusal of the whole file: its one sentence is the
-    error); return a CommandError to raise."""
+    error); return a CommandError to raise. When lines were refused for a round beyond the
+    ``tournament``'s planned rounds ("round_beyond_planned"), the error ends naming the
+    command's option that raises them (``ROUNDS_OPTION``), since the refusal's own words speak
+    of the web page's settings."""
     note(command, notes)
     for line, message in exc.listed:
         command.stderr.write(f"línea {line}: {message}")
+    if tournament is not None and any(
+        code == "round_beyond_planned" for _line, code in getattr(exc, "codes", ())
+    ):
+        return CommandError(f"{exc.message} {rounds_hint(tournament)}")
     return CommandError(exc.message)
+
+
+def rounds_hint(tournament: Tournament) -> str:
+    """The line that tells a command's user how to import rounds beyond the planned ones."""
+    return (
+        f"El torneo tiene {tournament.rounds_planned} rondas previstas: para importar más, "
+        f"repite el comando con {ROUNDS_OPTION} N (N: las rondas que se juegan)."
+    )
 
 
 def note(command, notes) -> None:
@@ -134,6 +155,14 @@ class ResultsImportCommand(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("file")
+        parser.add_argument(
+            ROUNDS_OPTION,
+            type=int,
+            dest="rounds",
+            metavar="N",
+            help="sube antes las rondas previstas del torneo a N (si el archivo trae más rondas "
+            "de las previstas); en la misma transacción que la importación",
+        )
 
     def details(self, report) -> str:
         """Byes, drops (when the report counts them), players and entries created."""
@@ -149,10 +178,17 @@ class ResultsImportCommand(BaseCommand):
         data = read_bytes(opts["file"])
         bar = ProgressBar(self.stderr)
         try:
-            report = self.importer(acting_user=None, tournament=tournament, data=data, progress=bar)
+            with transaction.atomic():
+                if opts.get("rounds") is not None and opts["rounds"] != tournament.rounds_planned:
+                    tournament = services.update_tournament(
+                        acting_user=None, tournament=tournament, rounds_planned=opts["rounds"]
+                    )
+                report = self.importer(
+                    acting_user=None, tournament=tournament, data=data, progress=bar
+                )
         except ImportRefused as exc:
             bar.finish()
-            raise refuse(self, exc, open_notes(data)) from None
+            raise refuse(self, exc, open_notes(data), tournament) from None
         except DomainError as exc:
             bar.finish()
             raise CommandError(exc.message) from None

@@ -1,5 +1,6 @@
 """``manage.py create_tournament``: create a running dominó, swiss (match play) or 3–4 player
-table-game tournament and print its slug.
+table-game tournament and print its slug (stdout: the slug alone; stderr: the planned rounds,
+and the import commands' option for more).
 
 Each option fills a tournament setting and is refused, in words, for a scoring system that
 does not have that setting (``ScoringSystem.fields``: ``--forfeit-score`` and ``--bye-rule``
@@ -18,7 +19,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments import services, systems
 from tournaments.errors import DomainError
+from tournaments.management.commands._common import ROUNDS_OPTION
 from tournaments.models import Tournament
+
+#: The planned rounds when ``--rounds`` is not given (said on stderr when the tournament is made).
+DEFAULT_ROUNDS = 5
 
 #: (command option, tournament setting it fills)
 OPTION_SETTINGS = (
@@ -71,12 +76,17 @@ class Command(BaseCommand):
             default=None,
             help="tantos ganador-perdedor de una no presentación, p. ej. 100-0",
         )
-        parser.add_argument("--rounds", type=int, default=5)
+        parser.add_argument(
+            "--rounds", type=int, default=None, help="rondas previstas (5 si no se dice)"
+        )
         rated = parser.add_mutually_exclusive_group()
         rated.add_argument("--rated", dest="rated", action="store_true", default=True)
         rated.add_argument("--unrated", dest="rated", action="store_false")
 
     def handle(self, *args, **opts):
+        opts["rounds_given"] = opts["rounds"] is not None
+        if opts["rounds"] is None:
+            opts["rounds"] = DEFAULT_ROUNDS
         name = (opts["name"] or "").strip()
         if not name:
             raise CommandError("El nombre del torneo no puede estar vacío.")
@@ -147,3 +157,10 @@ class Command(BaseCommand):
         except DomainError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(t.slug)
+        # stdout is the slug alone (scripts read it); what was planned goes to stderr
+        self.stderr.write(
+            f"Rondas previstas: {t.rounds_planned}"
+            + ("" if opts["rounds_given"] else " (por omisión; --rounds N para otro número)")
+            + f". Las importaciones de más rondas: {ROUNDS_OPTION} N.",
+            style_func=lambda x: x,
+        )
