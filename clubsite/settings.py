@@ -233,7 +233,8 @@ LOGOUT_REDIRECT_URL = "public:home"
 
 # --- mail (README "Production"): password resets, the claim links, the notices to players ------
 # Django's mailers (MAILERS, Django 6.1). Without DJANGO_EMAIL_HOST every message is written on
-# the console (the demo, development); with it, they go through that SMTP server. Notices and
+# the console, readable (the demo, development); with it, they go through that SMTP server.
+# Both build messages in whole lines (clubsite/mail.py: links never broken by encodings). Notices and
 # claim links are sent by the background worker (tournaments/notices/tasks.py), never inside a
 # request; Django's password reset sends its own.
 _email_host = env_host("DJANGO_EMAIL_HOST")
@@ -242,7 +243,7 @@ _email_tls = env_bool("DJANGO_EMAIL_USE_TLS", True)
 _email_user = os.environ.get("DJANGO_EMAIL_HOST_USER", "").strip()
 _email_password = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
 DEFAULT_FROM_EMAIL = env_email_address("DJANGO_DEFAULT_FROM_EMAIL", "club@localhost")
-MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+MAILERS = {"default": {"BACKEND": "clubsite.mail.ReadableConsoleBackend"}}
 if _email_host:
     if bool(_email_user) != bool(_email_password):
         raise ImproperlyConfigured(
@@ -256,7 +257,7 @@ if _email_host:
             "DJANGO_DEFAULT_FROM_EMAIL='Club de dominó <avisos@club.example.org>'."
         )
     MAILERS["default"] = {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "BACKEND": "clubsite.mail.SMTPBackend",
         "OPTIONS": {
             "host": _email_host,
             "port": _email_port,

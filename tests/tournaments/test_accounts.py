@@ -460,7 +460,7 @@ def test_mail_goes_to_the_console_unless_an_smtp_server_is_set():
     assert result.returncode == 0, result.stderr
     shown = json.loads(result.stdout)
     assert shown["mailers"] == {
-        "default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+        "default": {"BACKEND": "clubsite.mail.ReadableConsoleBackend"}
     }
     assert shown["site"] == "http://127.0.0.1:8000"
     result = run_python(
@@ -476,7 +476,7 @@ def test_mail_goes_to_the_console_unless_an_smtp_server_is_set():
     assert result.returncode == 0, result.stderr
     shown = json.loads(result.stdout)
     assert shown["mailers"]["default"] == {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "BACKEND": "clubsite.mail.SMTPBackend",
         "OPTIONS": {
             "host": "smtp.example.org",
             "port": 465,
