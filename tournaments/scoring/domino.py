@@ -61,6 +61,23 @@ def validate_result(tantos_a: int, tantos_b: int, *, target: int, ended_by_time:
         raise ResultError("no_side_reached_target", **scores)
 
 
+#: The most tantos one hand can add to a tally: every pip of a double-six set (168). A raw
+#: tally beyond the target by more than this cannot come from the last hand of a game.
+MOST_IN_ONE_HAND = 168
+
+
+def far_above_target(tantos: int, target: int) -> bool:
+    """Whether a raw tally of ``tantos`` (whole tantos) to ``target`` (100 or 200) is beyond
+    what the last hand of a game can bring (more than ``target + MOST_IN_ONE_HAND``): valid by
+    SCORING.md §1 (a side past the target keeps its raw tally, any size), but almost always a
+    slip of the keyboard (9999 for 99, 1500 for 150), so the result pages ask once before
+    saving it. Never raises; a value that is not a whole number is not a slip (the result's
+    own check refuses it)."""
+    if isinstance(tantos, bool) or not isinstance(tantos, int):
+        return False
+    return tantos > target + MOST_IN_ONE_HAND
+
+
 @dataclass(frozen=True)
 class SideFigures:
     """What one side takes from one game (seed 003, SCORING.md §1, "Per game").

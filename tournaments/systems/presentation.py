@@ -90,6 +90,13 @@ class Presentation:
             values[box.name] = checked(raw) if box.kind == "checkbox" else raw
         return values
 
+    def slips(self, values: dict, tournament) -> list[str]:
+        """Questions to ask once before saving ``values`` (``values_from_post``'s dict) for a
+        table of ``tournament``: figures the rules allow but that are almost always typing
+        slips ("9999 tantos con meta 100: ¿seguro?"). [] when nothing looks wrong (the
+        default: the system has no such figure); the result pages save only after a "yes"."""
+        return []
+
     def row_summary(self, table, tournament) -> str:
         """Words for the saved result under the row (the points it gives), or ""."""
         return ""

@@ -65,6 +65,21 @@ class DominoPresentation(Presentation):
             "forfeiting_side": post.get("forfeit", "") or None,
         }
 
+    def slips(self, values, tournament):
+        """A raw tally far above the target (``scoring.domino.far_above_target``): one
+        question per side, "9999 tantos con meta 100: ¿seguro?"."""
+        questions = []
+        target = tournament.target
+        for key in ("tantos_a", "tantos_b"):
+            raw = str(values.get(key, "")).strip()
+            if raw.isascii() and raw.isdigit() and scoring.far_above_target(int(raw), target):
+                questions.append(
+                    gettext("{tantos} tantos con meta {target}: ¿seguro?").format(
+                        tantos=int(raw), target=target
+                    )
+                )
+        return questions
+
     def row_fields(self, table, tournament, typed):
         result = self.system.result_of(table)
         if typed is not None:

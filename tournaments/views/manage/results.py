@@ -22,7 +22,13 @@ from tournaments.views.manage.access import (
     submitted_once,
 )
 from tournaments.views.manage.clock import clock_panel
-from tournaments.views.manage.confirm import ask_first, confirmation, place_error
+from tournaments.views.manage.confirm import (
+    ask_first,
+    confirmation,
+    confirmed,
+    place_error,
+    refusal,
+)
 from tournaments.views.public import standings_context
 
 
@@ -187,6 +193,8 @@ def result_save(request, slug, table_id):
 
         try:
             if not deleting:
+                if page := _ask_about_slips(request, t, table, system, write):
+                    return page
                 write()
             elif page := ask_first(
                 request,
@@ -247,6 +255,42 @@ def result_save(request, slug, table_id):
     response = render(request, "tournaments/manage/round.html#result_row_response", context)
     response.status_code = status
     return response
+
+
+def _ask_about_slips(request, t: Tournament, table: Table, system, write):
+    """The question before saving a result whose figures the rules allow but that look like a
+    typing slip (``Presentation.slips``: "9999 tantos con meta 100: ¿seguro?"), asked once:
+    None when there is none, when the director already said yes (``confirm=1``), or when the
+    service would refuse the result anyway (a dry run: the refusal is what they see then).
+    Otherwise the confirmation page (``confirm.confirmation``, for HTMX and plain forms
+    alike), whose "Sí, guardar" posts the same row again with ``confirm=1``."""
+    if confirmed(request) or request.POST.get("forfeit"):
+        return None
+    questions = system.presentation.slips(
+        system.presentation.values_from_post(request.POST, table), t
+    )
+    if not questions or refusal(write) is not None:
+        return None
+    return confirmation(
+        request,
+        question=" ".join(questions),
+        details=[
+            _("Mesa {table}: {typed}.").format(
+                table=table.number, typed=system.presentation.typed_summary(request.POST)[:60]
+            ),
+            _("Las reglas lo permiten, pero suele ser un error al teclear: revisa la hoja."),
+        ],
+        action=request.path,
+        fields=[
+            (name, value)
+            for name, values in request.POST.lists()
+            if name not in ("csrfmiddlewaretoken", "confirm")
+            for value in values
+        ],
+        cancel_url=reverse("manage:round", args=[t.slug, table.round.number])
+        + f"#mesa-{table.number}",
+        button=_("Sí, guardar"),
+    )
 
 
 def _confirm_result_delete(request, t: Tournament, table: Table, version: int):
