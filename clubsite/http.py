@@ -200,3 +200,104 @@ def page_above(path: str) -> str:
 
 class HttpResponseSeeOther(HttpResponseRedirect):
     status_code = 303
+
+
+class RefusedFormMiddleware:
+    """A refused form sent by a browser without JavaScript is answered at the page's own
+    address, so that a reload shows the page again instead of sending the form again.
+
+    A plain (not HTMX) POST whose answer is a refusal page (400, 409 or 422, HTML) from a
+    browser (it asked for ``text/html``: a navigation) is kept in the shared cache for
+    ``KEEP_SECONDS`` under a random token, and the browser is sent (303) to the page the form
+    came from (its same-origin ``Referer``; the form's own address without one), with a cookie
+    naming the token for that path. The GET that follows is answered with the kept page,
+    once: its status, its text with the values typed and the messages in words, its focus.
+    The cookie is deleted with that answer, so a reload (or the language switcher) shows the
+    page as it is now, and nothing is ever sent twice. The page is shown only to the browser
+    that holds the cookie (HttpOnly, SameSite=Lax; Secure over HTTPS) and only at that path;
+    anything else (an HTMX request, a save that worked, a client that did not ask for HTML
+    such as a script or the test client) is left as it is."""
+
+    STATUSES = frozenset({400, 409, 422})
+    COOKIE = "clubsite_refused"
+    KEY_PREFIX = "clubsite:refused:"
+    KEEP_SECONDS = 120
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = request.COOKIES.get(self.COOKIE)
+        if token and request.method == "GET" and not request.headers.get("HX-Request"):
+            kept = self._take(token, request.get_full_path())
+            if kept is not None:
+                return kept
+        response = self.get_response(request)
+        if self._refusal_to_move(request, response):
+            return self._moved(request, response)
+        return response
+
+    def _refusal_to_move(self, request, response) -> bool:
+        return (
+            request.method == "POST"
+            and not request.headers.get("HX-Request")
+            and response.status_code in self.STATUSES
+            and not response.streaming
+            and response.get("Content-Type", "").startswith("text/html")
+            and "text/html" in request.headers.get("Accept", "")
+        )
+
+    def _moved(self, request, response):
+        import secrets
+
+        from django.core.cache import cache
+
+        target = _own_page(request)
+        token = secrets.token_urlsafe(18)
+        entry = (target, response.status_code, response["Content-Type"], response.content)
+        try:
+            cache.set(self.KEY_PREFIX + token, entry, self.KEEP_SECONDS)
+        except Exception:  # no shared cache: answer in place, as before
+            return response
+        moved = HttpResponseSeeOther(target)
+        for cookie in response.cookies.values():  # e.g. the messages or CSRF cookie
+            moved.cookies[cookie.key] = cookie
+        moved.set_cookie(
+            self.COOKIE,
+            token,
+            max_age=self.KEEP_SECONDS,
+            path=target.split("?", 1)[0],
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+        return moved
+
+    def _take(self, token: str, full_path: str):
+        from django.core.cache import cache
+        from django.http import HttpResponse
+
+        key = self.KEY_PREFIX + token
+        try:
+            entry = cache.get(key)
+        except Exception:
+            return None
+        if entry is None or entry[0] != full_path:
+            return None
+        cache.delete(key)
+        _target, status, content_type, body = entry
+        response = HttpResponse(body, status=status, content_type=content_type)
+        response["Cache-Control"] = "private, no-store"
+        response.delete_cookie(self.COOKIE, path=full_path.split("?", 1)[0], samesite="Lax")
+        return response
+
+
+def _own_page(request) -> str:
+    """The address of the page a form was sent from: its ``Referer`` when it is this site's
+    (path and query), else the form's own address."""
+    from urllib.parse import urlsplit
+
+    referer = urlsplit(request.headers.get("Referer", ""))
+    if referer.netloc and referer.netloc == request.get_host() and referer.path.startswith("/"):
+        return referer.path + (f"?{referer.query}" if referer.query else "")
+    return request.get_full_path()

@@ -7,11 +7,14 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.test_no_js_forms import HTMX, club, said, text  # noqa: F401 (fixture)
+from tests.tournaments import test_no_js_forms
+from tests.tournaments.test_no_js_forms import HTMX, said, text
 from tournaments.models import Result
 from tournaments.scoring.domino import MOST_IN_ONE_HAND, far_above_target
 
 pytestmark = pytest.mark.django_db
+
+club = test_no_js_forms.club  # the fixture: a round of two tables, table 1 saved 100–20
 
 
 def test_far_above_target_is_beyond_what_one_hand_can_bring():
