@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import connections, router
-from django.db.models import F, OuterRef, Subquery, Window
-from django.db.models.functions import Collate, Rank
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Collate
 
-from clubsite.numbers import DECIMALS, format_number
+from clubsite.numbers import DECIMALS, format_number, rounded
 from rankings.models import LedgerRow, YearRating
 from tournaments.models import Player, Tournament
 
@@ -46,14 +47,34 @@ _LINE_FIELDS = (
 )
 
 
+def shown_rating(rating: float):
+    """``rating`` as the pages show it (``clubsite.numbers.rounded`` to ``DECIMALS["rating"]``
+    places, a ``Decimal``: 1514.9). Positions in the ranking are by this figure: two players
+    whose ratings show the same share a position (SCORING.md §2 ranks by rating; a reader
+    compares what is shown)."""
+    return rounded(rating, DECIMALS["rating"])
+
+
+def _above(shown) -> float:
+    """The lowest float rating whose shown figure is higher than ``shown`` (a ``Decimal`` of
+    ``DECIMALS["rating"]`` places, ≥ 0): ``float(shown + half a unit)``. Exact: a float rounds
+    (from its shortest repr, half away from zero) above ``shown`` exactly when it is at least
+    the float nearest to that midpoint, since that float's repr is the midpoint itself."""
+    return float(shown + Decimal(1) / (2 * 10 ** DECIMALS["rating"]))
+
+
 def _ranked(data: list[tuple]) -> list[RankingLine]:
     """``_LINE_FIELDS`` tuples as ranking lines, in ranking order (``_ORDER``): best rating
     first, then by name (its comparison key, ``tournaments.names.key``: case, accents and
-    spacing ignored; code-point order) and id; equal ratings share the position."""
+    spacing ignored; code-point order) and id; ratings that show the same (``shown_rating``)
+    share the position."""
     data.sort(key=lambda d: (-d[3], d[6], d[0]))
     lines: list[RankingLine] = []
+    previous = None
     for index, (pid, name, games, rating, start, last_played, _key) in enumerate(data, start=1):
-        position = lines[-1].position if lines and lines[-1].rating == rating else index
+        shown = shown_rating(rating)
+        position = lines[-1].position if lines and shown == previous else index
+        previous = shown
         lines.append(RankingLine(position, pid, name, rating, games, rating - start, last_played))
     return lines
 
@@ -69,20 +90,31 @@ def _name_order():
 def ranking_page(year: int, page: str | int | None, size: int):
     """One page of ``year_ranking(year)`` (Django ``Page`` of ``RankingLine``, ``size`` lines;
     a page that is not a number shows the first, one out of range the last), ordered and
-    sliced by the database: positions by a window rank over the year (ties share it), so a
-    page costs a count and one query of ``size`` rows, whatever the number of players."""
+    sliced by the database, with the same positions (ratings that show the same share one):
+    a count, one query of ``size`` rows, and one count for the first line's position when the
+    page is not the first, whatever the number of players."""
 
     rows = (
         YearRating.objects.filter(year=year)
-        .annotate(position=Window(Rank(), order_by=F("rating").desc()))
         .order_by("-rating", _name_order(), "player_id")
-        .values_list("position", *_LINE_FIELDS)
+        .values_list(*_LINE_FIELDS)
     )
     shown = Paginator(rows, size).get_page(page)
-    shown.object_list = [
-        RankingLine(int(pos), pid, name, rating, games, rating - start, last_played)
-        for pos, pid, name, games, rating, start, last_played, _key in shown.object_list
-    ]
+    lines: list[RankingLine] = []
+    previous = None
+    for index, (pid, name, games, rating, start, last_played, _key) in enumerate(
+        shown.object_list, start=shown.start_index()
+    ):
+        figure = shown_rating(rating)
+        if lines and figure == previous:
+            position = lines[-1].position
+        elif not lines and index > 1:  # the first line of a later page: it may share a position
+            position = year_position(pid, year, rating=rating)
+        else:
+            position = index
+        previous = figure
+        lines.append(RankingLine(position, pid, name, rating, games, rating - start, last_played))
+    shown.object_list = lines
     return shown
 
 
@@ -116,10 +148,10 @@ def top_of_year(year: int, size: int) -> list[RankingLine]:
 
 
 def year_position(player_id: int, year: int, *, rating: float | None = None) -> int | None:
-    """The player's position in ``year_ranking(year)`` (ties share it), or None without a rated
-    game that year. Two indexed queries on the year figures (one when the player's ``rating``
-    of the year is given, as read with the other figures of the page): 1 + the players of the
-    year whose rating is higher."""
+    """The player's position in ``year_ranking(year)`` (ratings that show the same share it),
+    or None without a rated game that year. Two indexed queries on the year figures (one when
+    the player's ``rating`` of the year is given, as read with the other figures of the page):
+    1 + the players of the year whose rating shows higher (``_above``)."""
     if rating is None:
         rating = (
             YearRating.objects.filter(year=year, player_id=player_id)
@@ -128,7 +160,8 @@ def year_position(player_id: int, year: int, *, rating: float | None = None) -> 
         )
     if rating is None:
         return None
-    return YearRating.objects.filter(year=year, rating__gt=rating).count() + 1
+    higher = _above(shown_rating(rating))
+    return YearRating.objects.filter(year=year, rating__gte=higher).count() + 1
 
 
 def ranking_years() -> list[int]:
