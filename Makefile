@@ -27,19 +27,23 @@ $(VENV)/.installed: pyproject.toml | check-python
 translations: $(VENV)/.installed
 	@$(PY) manage.py compile_translations --verbosity 0
 
-# The PDFs (standings, a round by name: WeasyPrint) need Pango from the operating system: install
-# Debian's packages when WeasyPrint cannot load it (as root), or say how. Without them the site
-# runs and its PDF addresses answer 503 with a page that says so.
-PDF_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+# The PDFs (standings, a round by name: WeasyPrint) need Pango from the operating system, and
+# fonts that cover the names people type (Latin, Cyrillic, Greek, Arabic: Noto and DejaVu;
+# Chinese, Japanese, Korean: Noto CJK). Install Debian's packages when WeasyPrint cannot load
+# Pango or no font covers Chinese or Arabic (as root), or say how. Without Pango the site runs
+# and its PDF addresses answer 503 with a page that says so; without the fonts such names print
+# as empty boxes.
+PDF_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
 pdf-libs: $(VENV)/.installed
-	@if $(PY) -c 'import weasyprint' >/dev/null 2>&1; then :; \
+	@if $(PY) -c 'import weasyprint' >/dev/null 2>&1 && fc-list :lang=zh family 2>/dev/null | grep -q . \
+		&& fc-list :lang=ar family 2>/dev/null | grep -q .; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Pango for the PDFs: apt-get install $(PDF_PACKAGES) (log: $(VENV)/pdf-libs-install.log)"; \
+		echo "Installing Pango and fonts for the PDFs: apt-get install $(PDF_PACKAGES) (log: $(VENV)/pdf-libs-install.log; the CJK fonts are about 100 MB)"; \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(PDF_PACKAGES); } > $(VENV)/pdf-libs-install.log 2>&1 \
-			|| { tail -n 25 $(VENV)/pdf-libs-install.log; echo "*** Installing Pango failed (see $(VENV)/pdf-libs-install.log): the PDFs will answer 503"; }; \
+			|| { tail -n 25 $(VENV)/pdf-libs-install.log; echo "*** Installing Pango and fonts failed (see $(VENV)/pdf-libs-install.log): the PDFs will answer 503 or print some names as boxes"; }; \
 	else \
-		echo "*** WeasyPrint cannot load Pango, so the PDFs will answer 503 (and their tests fail)."; \
-		echo "*** Install it as root: apt-get update && apt-get install -y $(PDF_PACKAGES)"; \
+		echo "*** WeasyPrint cannot load Pango, or no font covers Chinese or Arabic: the PDFs will answer 503 (and their tests fail) or print such names as boxes."; \
+		echo "*** Install them as root: apt-get update && apt-get install -y $(PDF_PACKAGES)"; \
 	fi
 
 setup: check-python $(VENV)/.installed translations pdf-libs

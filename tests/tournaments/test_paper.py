@@ -526,3 +526,49 @@ def test_before_any_result_the_card_has_no_leader(client, director):
     assert tags["og:description"] == (
         "Todavía no hay rondas: las mesas salen aquí cuando el director haga los emparejamientos."
     )
+
+
+#: A name in each script people type, as a player would enter it.
+NAMES_IN_EVERY_SCRIPT = {
+    "Latin": "Nguyễn Văn Ánh",
+    "Cyrillic": "Ёлкина Жанна",
+    "Greek": "Νίκος Παπαδόπουλος",
+    "Chinese": "王小明",
+    "Japanese": "山田はなこ",
+    "Korean": "김민준",
+    "Arabic": "محمد علي",
+}
+
+
+@pytest.mark.parametrize("address", ["public:standings_pdf", "public:round_by_name_pdf"])
+def test_the_pdfs_print_a_name_in_every_script_with_a_real_glyph(
+    client, director, address, caplog
+):
+    """Fonts for every script (Makefile PDF_PACKAGES: Noto, Noto CJK, DejaVu): WeasyPrint warns
+    ".notdef glyph rendered" for a character no installed font has (an empty box on paper);
+    none may be drawn, and the text of the PDF holds every name."""
+    t = services.create_tournament(
+        acting_user=director, name="Copa Alfabetos", date=dt.date(_year(), 2, 1), mode="single"
+    )
+    players = [
+        services.create_player(acting_user=director, full_name=name)
+        for name in NAMES_IN_EVERY_SCRIPT.values()
+    ]
+    players.append(services.create_player(acting_user=director, full_name="Ana Zeta"))
+    entries = [
+        services.register_entry(acting_user=director, tournament=t, players=[p]) for p in players
+    ]
+    services.set_pairings(
+        acting_user=director,
+        tournament=t,
+        round_number=1,
+        tables=[([entries[i]], [entries[i + 1]]) for i in range(0, 8, 2)],
+    )
+    args = [t.slug] if address == "public:standings_pdf" else [t.slug, 1]
+    with caplog.at_level("WARNING", logger="weasyprint"):
+        response = client.get(reverse(address, args=args))
+    assert response.status_code == 200
+    assert [r.getMessage() for r in caplog.records if "notdef" in r.getMessage()] == []
+    text = pdf_text(response)
+    for script, name in NAMES_IN_EVERY_SCRIPT.items():
+        assert name in text, script
