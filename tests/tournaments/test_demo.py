@@ -203,3 +203,38 @@ def test_the_next_tournament_takes_sign_ups_and_tonights_players_check_in(demo):
     assert spring.entries.count() == 3
     evening = Tournament.objects.get(system="table")
     assert evening.self_check_in and len(evening.check_in_code) == 4
+
+
+def test_the_demo_has_a_league_a_player_can_open(demo, client):
+    from django.urls import reverse
+
+    from tournaments.models import League
+
+    league = League.objects.get(name=load_demo.LEAGUE_NAME)
+    season = demo["pairs"].date.year
+    assert league.season == season and league.planned_tournaments == 4
+    expected = {
+        t.name
+        for t in Tournament.objects.filter(
+            name__in=[load_demo.PAIRS_NAME, load_demo.INDIVIDUAL_NAME, load_demo.SIGNUP_NAME]
+        )
+        if t.date.year == season
+    }
+    assert {t.name for t in league.tournaments.all()} == expected
+    assert load_demo.PAIRS_NAME in expected
+    page = client.get(reverse("public:league", args=[league.slug]))
+    assert page.status_code == 200
+    assert "Liga del Club" in page.content.decode()
+    assert f'href="/ligas/{league.slug}/"' in client.get(reverse("public:leagues")).content.decode()
+
+
+def test_home_and_calendar_cards_offer_the_sign_up_while_it_is_open(demo, client):
+    from django.urls import reverse
+
+    spring = Tournament.objects.get(name=load_demo.SIGNUP_NAME)
+    link = f'<a class="button small" href="/torneos/{spring.slug}/inscribirse/">Inscribirse'
+    assert link in client.get(reverse("public:home")).content.decode()
+    assert link in client.get(reverse("public:calendar")).content.decode()
+    spring.signup_open = False
+    spring.save()
+    assert link not in client.get(reverse("public:home")).content.decode()

@@ -45,3 +45,12 @@ def signed(value, decimals=1) -> str:
     """A change: like ``num`` with a "+" above zero: ``{{ change|signed:1 }}`` → "+12,5",
     "-0,1", "0,0"."""
     return _shown(value, decimals, signed=True)
+
+
+@register.filter
+def takes_signups(tournament) -> bool:
+    """Whether ``tournament`` takes sign-ups now (``services.signups.signup_closed_reason`` is
+    None): its cards on the home page and the calendar then offer "Inscribirse"."""
+    from tournaments.services.signups import signup_closed_reason
+
+    return signup_closed_reason(tournament) is None

@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from rankings import ledger
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import League, Tournament
 from tournaments.pairing.round_robin import round_robin
 from tournaments.permissions import DIRECTORS_GROUP
 from tournaments.scoring import domino
@@ -46,6 +46,7 @@ INDIVIDUAL_NAME = "Individual del Club"
 SWISS_NAME = "Suizo a dos semanas"
 TABLE_NAME = "Noche de juegos de mesa"
 SIGNUP_NAME = "Copa de Primavera"
+LEAGUE_NAME = "Liga del Club"
 DIRECTOR = ("director", "domino-demo")
 SUPERUSER = ("admin", "admin-demo")
 
@@ -229,6 +230,7 @@ class Command(BaseCommand):
             swiss_t = self._swiss_tournament(director, players, *dates["swiss"])
             table_t = self._table_tournament(director, players, dates["table"])
             signup_t = self._signup_tournament(director, players, dates["signup"])
+            league = self._league(director, [pairs_t, individual_t, signup_t])
         # The ranking at once: the demo's replay requests, taken here rather than left to the
         # background worker (which then finds nothing to do).
 
@@ -248,8 +250,27 @@ class Command(BaseCommand):
             f"  {signup_t.name}: inscripción abierta en /torneos/{signup_t.slug}/inscribirse/."
         )
         self.stdout.write(
+            f"  {league.name}: {league.tournaments.count()} torneos de dominó, en /ligas/{league.slug}/."
+        )
+        self.stdout.write(
             f"  Director: {DIRECTOR[0]} / {DIRECTOR[1]}   "
             f"Superusuario: {SUPERUSER[0]} / {SUPERUSER[1]}"
+        )
+
+    @staticmethod
+    def _league(director, tournaments) -> League:
+        """ "Liga del Club" of the finished pairs tournament's season: the demo's dominó
+        tournaments of that year (a finished one, one running, one taking sign-ups), four
+        planned, so a player opens a league with places, provisional points and tournaments
+        still to come."""
+        season = tournaments[0].date.year
+        return services.create_league(
+            acting_user=director,
+            name=LEAGUE_NAME,
+            season=season,
+            description="La liga de la temporada: cuentan los torneos de dominó del club.",
+            planned_tournaments=4,
+            tournaments=[t for t in tournaments if t.date.year == season],
         )
 
     @staticmethod
