@@ -7,6 +7,7 @@ returns plain dataclasses for the templates and the CSV exports.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -316,6 +317,10 @@ class Chart:
     y_ticks: list[tuple[float, int]]
     #: The x axis: (x, game number) at a round step, the start rating being game 0.
     x_ticks: list[tuple[float, int]] = field(default_factory=list)
+    #: The labels' size in the drawing's units (``rating_chart``'s ``label_size``).
+    label_size: int = 11
+    #: Where the plot begins (the y labels end 4 units before it).
+    pad_left: int = 44
 
 
 #: Steps of the x axis's game numbers; the first that gives at most ``X_TICKS_MAX`` labels.
@@ -323,14 +328,26 @@ X_TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 X_TICKS_MAX = 8
 
 
-def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
+#: The phone's drawing: as wide as a phone's screen in CSS pixels, so that labels of
+#: ``PHONE_LABEL_SIZE`` units show at about that many pixels (12.8 px on a 360 px screen with
+#: its margins), and without the per-game dots (a finger cannot point at them).
+PHONE_CHART = {"width": 360, "height": 240, "label_size": 14, "dots": False}
+
+
+def rating_chart(
+    lines, *, width: int = 640, height: int = 220, label_size: int = 11, dots: bool = True
+) -> Chart | None:
     """One point per game (rating after it), the start rating first; a vertical mark where a
     new calendar year begins. ``lines``: ``HistoryLine``s, or ``season_points`` tuples
     ``(rating_before, rating_after, year)``, in game order. None when there is no game. Each
     dot's label is the rating as the history table's cells show it
     (``clubsite.numbers.format_number``, 1 decimal, the active language): 1531.25 → "1531,3"
     on both. The x axis counts the games (``x_ticks``: every 1, 2, 5, 10, … games, at most
-    ``X_TICKS_MAX`` labels; the start rating is game 0, unlabelled)."""
+    ``X_TICKS_MAX`` labels; the start rating is game 0, unlabelled). The y axis runs from a
+    tick below the lowest rating to a tick above the highest, so the peak is never above the
+    top label; at most 8 y labels. ``width``/``height``: the drawing's units; ``label_size``:
+    its labels' size in those units; ``dots``: False draws the line alone (the phone's chart,
+    ``PHONE_CHART``)."""
     if not lines:
         return None
     lines = [
@@ -344,7 +361,10 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     if high - low < 20:
         mid = (high + low) / 2
         low, high = mid - 10, mid + 10
-    pad_l, pad_r, pad_t, pad_b = 44, 16, 10, 22
+    span = high - low
+    tick = next(t for t in (10, 25, 50, 100, 250, 500, 1000, 10**9) if (span / t) + 2 <= 8)
+    low, high = math.floor(low / tick) * tick, math.ceil(high / tick) * tick
+    pad_l, pad_r, pad_t, pad_b = 4 + label_size * 3.6, 16, 4 + label_size // 2, 8 + label_size
     inner_w, inner_h = width - pad_l - pad_r, height - pad_t - pad_b
     step = inner_w / max(1, len(values) - 1)
 
@@ -356,7 +376,7 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     # (clubsite.numbers: rounded half away from zero, 1 decimal, the page's language).
     # Coordinates written here, once ("%.1f": always a decimal point), not by a template
     # filter per dot: a season has hundreds of games.
-    dots = [
+    drawn = [
         (f"{x:.1f}", f"{y:.1f}", format_number(values[i], DECIMALS["rating"]))
         for i, (x, y) in enumerate(coords)
     ]
@@ -364,10 +384,7 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
     for i in range(1, len(lines)):
         if lines[i][2] != lines[i - 1][2]:
             marks.append((coords[i][0] + step / 2, lines[i][2]))
-    span = high - low
-    tick = 10 if span <= 60 else 25 if span <= 150 else 50 if span <= 400 else 100
-    tick_lo, tick_hi = int(low // tick + 1) * tick, int(high // tick) * tick
-    ticks = [(xy(0, v)[1], v) for v in range(tick_lo, tick_hi + 1, tick)][:8]
+    ticks = [(xy(0, v)[1], int(v)) for v in range(int(low), int(high) + 1, tick)]
     games = len(values) - 1
     x_step = next((s for s in X_TICK_STEPS if games // s <= X_TICKS_MAX), X_TICK_STEPS[-1])
     x_ticks = [(xy(n, low)[0], n) for n in range(x_step, games + 1, x_step)]
@@ -375,8 +392,10 @@ def rating_chart(lines, *, width: int = 640, height: int = 220) -> Chart | None:
         width,
         height,
         " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
-        dots,
+        drawn if dots else [],
         marks,
         ticks,
         x_ticks,
+        label_size=label_size,
+        pad_left=round(pad_l),
     )

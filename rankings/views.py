@@ -235,6 +235,7 @@ def player(request, pk):
             "history": games.object_list,
             "games_page": games,
             "chart": queries.rating_chart(points),
+            "chart_phone": queries.rating_chart(points, **queries.PHONE_CHART),
             "ledger_pending": pending,
             "rating": seasons[0].rating if seasons else None,
             "position": position,

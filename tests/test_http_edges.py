@@ -758,3 +758,17 @@ def test_next_to_a_draft_is_followed_only_by_those_who_manage_it(world):
     assert _login(world, "player", page)[1] == "/"
     assert _login(world, "director_y", page)[1] == "/gestion/"
     assert _login(world, "director_x", page)[1] == page
+
+
+def test_the_charts_axis_holds_the_peak_and_the_lowest_rating():
+    from rankings import queries
+
+    lines = [(1500.0, 1531.25, 2026), (1531.25, 1562.7, 2026), (1562.7, 1488.2, 2026)]
+    for options in ({}, queries.PHONE_CHART):
+        chart = queries.rating_chart(lines, **options)
+        values = [v for _y, v in chart.y_ticks]
+        assert values == [1475, 1500, 1525, 1550, 1575]  # a tick below the lowest, above the peak
+        assert values[0] <= 1488.2 and values[-1] >= 1562.7
+        assert chart.y_ticks[-1][0] >= chart.label_size / 2  # the top label inside the drawing
+    assert len(queries.rating_chart(lines).dots) == 4
+    assert queries.rating_chart(lines, **queries.PHONE_CHART).dots == []

@@ -459,9 +459,7 @@ def test_mail_goes_to_the_console_unless_an_smtp_server_is_set():
     result = run_python(SHOW_MAIL)
     assert result.returncode == 0, result.stderr
     shown = json.loads(result.stdout)
-    assert shown["mailers"] == {
-        "default": {"BACKEND": "clubsite.mail.ReadableConsoleBackend"}
-    }
+    assert shown["mailers"] == {"default": {"BACKEND": "clubsite.mail.ReadableConsoleBackend"}}
     assert shown["site"] == "http://127.0.0.1:8000"
     result = run_python(
         SHOW_MAIL,

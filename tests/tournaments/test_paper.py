@@ -541,9 +541,7 @@ NAMES_IN_EVERY_SCRIPT = {
 
 
 @pytest.mark.parametrize("address", ["public:standings_pdf", "public:round_by_name_pdf"])
-def test_the_pdfs_print_a_name_in_every_script_with_a_real_glyph(
-    client, director, address, caplog
-):
+def test_the_pdfs_print_a_name_in_every_script_with_a_real_glyph(client, director, address, caplog):
     """Fonts for every script (Makefile PDF_PACKAGES: Noto, Noto CJK, DejaVu): WeasyPrint warns
     ".notdef glyph rendered" for a character no installed font has (an empty box on paper);
     none may be drawn, and the text of the PDF holds every name."""
@@ -572,3 +570,19 @@ def test_the_pdfs_print_a_name_in_every_script_with_a_real_glyph(
     text = pdf_text(response)
     for script, name in NAMES_IN_EVERY_SCRIPT.items():
         assert name in text, script
+
+
+@pytest.mark.parametrize("address", ["public:round_print", "public:round_by_name"])
+def test_back_to_the_round_leads_a_director_to_the_directors_round_page(
+    director_client, copa, address
+):
+    from django.test import Client
+
+    t, _ = copa
+    url = reverse(address, args=[t.slug, 1])
+    back = '<a href="{}">← Volver a la ronda</a>'
+    assert (
+        back.format(f"/gestion/torneos/{t.slug}/ronda/1/")
+        in director_client.get(url).content.decode()
+    )
+    assert back.format(f"/torneos/{t.slug}/ronda/1/") in Client().get(url).content.decode()

@@ -54,3 +54,16 @@ def takes_signups(tournament) -> bool:
     from tournaments.services.signups import signup_closed_reason
 
     return signup_closed_reason(tournament) is None
+
+
+@register.filter
+def email(address) -> str:
+    """An e-mail address for a narrow column: escaped, in ``<span class="email">``, with a
+    possible line break (``<wbr>``) before the "@" and before each dot, so a long address
+    wraps there instead of in the middle of a word."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    text = escape(str(address or ""))
+    text = text.replace("@", "<wbr>@").replace(".", "<wbr>.")
+    return mark_safe(f'<span class="email">{text}</span>')

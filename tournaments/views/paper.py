@@ -30,7 +30,7 @@ from tournaments import names, systems
 from tournaments.models import Round, Tournament
 from tournaments.views import sharing
 from tournaments.views.public import seat_number, standings_context
-from tournaments.views.visibility import tournament_or_404
+from tournaments.views.visibility import round_back_url, tournament_or_404
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +191,7 @@ def _round_context(request, slug, number) -> dict:
         "lines": round_players(t, tables, byes),
         "system": systems.of(t),
         "og": sharing.by_name_card(t, rnd),
+        "back_url": round_back_url(request, t, rnd.number),
     }
 
 

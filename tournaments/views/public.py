@@ -34,7 +34,7 @@ from tournaments.models import Bye, Round, Table, Tournament, pick_current_round
 from tournaments.permissions import can_manage
 from tournaments.services.signups import signup_closed_reason
 from tournaments.views import downloads, sharing
-from tournaments.views.visibility import tournament_or_404
+from tournaments.views.visibility import round_back_url, tournament_or_404
 
 HOME_RANKING_SIZE = 10
 HOME_FINISHED = 6
@@ -412,6 +412,7 @@ def round_print(request, slug, number):
             "time_box": system.presentation.sheet_time_box(t),
             "system": system,
             "sheet_note": system.presentation.sheet_note(t),
+            "back_url": round_back_url(request, t, rnd.number),
         },
     )
 

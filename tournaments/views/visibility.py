@@ -41,3 +41,17 @@ def player_or_404(request, pk: int) -> Player:
     if not can_see_player(request.user, p):
         raise Http404(_("No existe ese jugador."))
     return p
+
+
+def round_back_url(request, t: Tournament, number: int) -> str:
+    """Where "Volver a la ronda" of a round's printable pages (score sheets, players by name)
+    leads: the directors' round page for someone who manages ``t`` (``permissions.can_manage``:
+    they came from there to print), the public round page for everyone else. A cached public
+    page is only ever the anonymous reader's, so the director's link never reaches the cache."""
+    from django.urls import reverse
+
+    from tournaments.permissions import can_manage
+
+    if request.user.is_authenticated and can_manage(request.user, t):
+        return reverse("manage:round", args=[t.slug, number])
+    return reverse("public:round", args=[t.slug, number])
