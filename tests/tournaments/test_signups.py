@@ -7,8 +7,10 @@ and no request makes a duplicate player."""
 import datetime as dt
 import html
 import re
+from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
@@ -297,3 +299,31 @@ def test_the_tournament_page_offers_sign_up_only_while_it_is_taken(client, direc
     page = text(client.get(reverse("public:signup", args=[t.slug])))
     assert "La inscripción de este torneo ya cerró." in page
     assert '<meta property="og:title" content="Inscripción · Copa Abierta">' in page
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (("Celia Duarte",), "Listo: Celia Duarte, estás inscrito en «Copa Abierta»."),
+        (
+            ("Celia Duarte", "Dora Elizondo"),
+            "Listo: Celia Duarte &amp; Dora Elizondo, estáis inscritos en «Copa Abierta».",
+        ),
+    ],
+)
+def test_the_accepted_answer_speaks_to_one_player_or_to_a_pair(rf, director, names, said):
+    from django.template.loader import render_to_string
+
+    t = builders.signup_tournament(
+        acting_user=director, mode="pairs" if len(names) == 2 else "single"
+    )
+    players = [services.create_player(acting_user=director, full_name=n) for n in names]
+    entry = services.register_entry(acting_user=director, tournament=t, players=players)
+    request = rf.get("/")
+    request.user = AnonymousUser()
+    page = render_to_string(
+        "tournaments/signup.html",
+        {"t": t, "done": SimpleNamespace(status="accepted", entry=entry)},
+        request=request,
+    )
+    assert said in page
