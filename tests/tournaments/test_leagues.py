@@ -771,3 +771,32 @@ def test_a_tournaments_places_are_kept_under_its_pages_generation(client, direct
     read, body = standings_read(reverse("public:league_csv", args=[slug]))
     assert read  # T4's generation is new: its places are read again (the others are kept)
     assert body.decode().splitlines()[2].endswith(",1,11,provisional")  # Carla won her T4 game
+
+
+def test_the_league_list_and_page_agree_on_what_is_left(client, director):
+    """Four planned, one finished, two more announced, one still a draft: "1 de 4 torneos
+    terminados · quedan 3" on the list, "1 torneo terminado · quedan 3 torneos" on the page."""
+    from django.urls import reverse
+
+    statuses = ["finished", "running", "registration", "draft"]
+    made = [
+        builders.tournament(
+            acting_user=director,
+            name=f"Torneo {i + 1}",
+            date=dt.date(2026, 3 + i, 7),
+            mode="pairs",
+            status=status,
+        )
+        for i, status in enumerate(statuses)
+    ]
+    league = services.create_league(
+        acting_user=director,
+        name="Liga Cuatro",
+        season=2026,
+        planned_tournaments=4,
+        tournaments=made,
+    )
+    listing = client.get(reverse("public:leagues") + "?season=2026").content.decode()
+    assert "1 de 4 torneos terminados · quedan 3 torneos" in " ".join(listing.split())
+    page = client.get(reverse("public:league", args=[league.slug])).content.decode()
+    assert "1 torneo terminado · " in page and "quedan 3 torneos" in page

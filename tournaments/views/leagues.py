@@ -71,6 +71,9 @@ def league_list(request):
     )
     for item in items:
         item.left = rules.tournaments_left(item.planned_tournaments, item.n_finished)
+        # "1 de 4 torneos terminados · quedan 3": of the season's planned tournaments when the
+        # league says how many (some may not be announced yet), so the figures add up
+        item.n_of = item.planned_tournaments or item.n_tournaments
     return render(
         request,
         "tournaments/league_list.html",
