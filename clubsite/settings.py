@@ -244,7 +244,15 @@ _email_tls = env_bool("DJANGO_EMAIL_USE_TLS", True)
 _email_user = os.environ.get("DJANGO_EMAIL_HOST_USER", "").strip()
 _email_password = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
 DEFAULT_FROM_EMAIL = env_email_address("DJANGO_DEFAULT_FROM_EMAIL", "club@localhost")
-MAILERS = {"default": {"BACKEND": "clubsite.mail.ReadableConsoleBackend"}}
+# In debug the console shows each message readable (clubsite/mail.py); in production without a
+# mail server, Django's own console backend, which `check --deploy` reports as no mail server.
+MAILERS = {
+    "default": {
+        "BACKEND": "clubsite.mail.ReadableConsoleBackend"
+        if DEBUG
+        else "django.core.mail.backends.console.EmailBackend"
+    }
+}
 if _email_host:
     if bool(_email_user) != bool(_email_password):
         raise ImproperlyConfigured(
