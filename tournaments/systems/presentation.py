@@ -59,6 +59,12 @@ class Presentation:
         """The standings table's figure columns (after position and name)."""
         return []
 
+    def legend(self, columns) -> list[tuple[str, str]]:
+        """The standings' shorthand in words, shown as a line under the table (a ``title`` on
+        hover does not reach a phone): (abbreviation, words) of each column whose head is
+        shorthand ("TF", "tantos a favor")."""
+        return [(c.abbr, c.title) for c in columns if c.abbr != c.title]
+
     def entrant_label(self) -> str:
         """The head of the standings' name column."""
         return _("Competidor")

@@ -19,6 +19,18 @@ def system_summary(tournament) -> str:
 
 
 @register.filter
+def marks_legend(tables) -> list[tuple[str, str]]:
+    """The shorthand of the table cards' marks ("T", "NP", "(1 emp.)"), once each, for the
+    line under the tables that says it in words: an ``<abbr title>`` does not reach a phone."""
+    seen = {}
+    for table in tables:
+        card = getattr(table, "card", None)
+        for abbr, words in card.marks if card else ():
+            seen.setdefault(str(words), str(abbr))
+    return [(abbr, words) for words, abbr in seen.items()]
+
+
+@register.filter
 def pct(value) -> str:
     """A fraction (0..1) as a percentage with 2 decimals, rounded half up, in the page's
     locale: Fraction(1233, 2000) → "61,65" in Spanish. Empty for None."""

@@ -68,7 +68,8 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
 
     The positions shown are the final places (``Tournament.final_places``, SCORING.md §9):
     ``started`` false before the first result (the entries by name, no position, no tie, no
-    note about a sorteo), ``any_unplaced`` when an entry that played no game is listed last,
+    note about a sorteo), ``legend`` the column heads' shorthand in words (a line under the
+    table), ``any_unplaced`` when an entry that played no game is listed last,
     unnumbered.
     """
     system = systems.of(tournament)
@@ -108,6 +109,7 @@ def standings_context(tournament: Tournament, page: str | int | None = None) -> 
         "needs_correction": needs_correction,
         "columns": columns,
         "heads": list(zip(columns, keys, strict=True)),
+        "legend": system.presentation.legend(columns),
         "tiebreaks": system.tiebreaks,
         "order_hint": system.presentation.order_hint,
         "entrant_label": system.presentation.entrant_label(),

@@ -85,6 +85,17 @@ class TableGamePresentation(Presentation):
             )
         return columns
 
+    def legend(self, columns) -> list[tuple[str, str]]:
+        """As every system's, with the round columns in one item ("R1–R5: puntos en cada
+        ronda")."""
+        rounds = [c for c in columns if c.small]
+        items = super().legend([c for c in columns if not c.small])
+        if len(rounds) == 1:
+            items.append((rounds[0].abbr, rounds[0].title))
+        elif rounds:
+            items.append((f"{rounds[0].abbr}–{rounds[-1].abbr}", gettext("Puntos en cada ronda")))
+        return items
+
     def csv_header(self) -> tuple[str, ...]:
         return tuple(column for column, _figure in self._CSV)
 
