@@ -517,7 +517,7 @@ def test_the_league_list_shows_the_seasons_leagues(client, winter, director):
     html = client.get(reverse("public:leagues") + "?season=2026").content.decode()
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
     assert "Liga de Invierno" in text and "Liga Vieja" not in text
-    assert "3 de 4 torneos terminados · quedan 3 torneos" in text
+    assert "3 de 6 torneos terminados · quedan 3 torneos" in text
     assert '<a href="?season=2025">2025</a>' in html
     old = client.get(reverse("public:leagues") + "?season=2025").content.decode()
     assert "Liga Vieja" in old and "Liga de Invierno" not in old
