@@ -1,0 +1,55 @@
+"""The ledger table's autovacuum settings (migration rankings 0006): set on PostgreSQL, reset by
+the migration's reverse, nothing on SQLite (docs/performance.md, "The ledger table under
+corrections")."""
+
+from importlib import import_module
+
+import pytest
+from django.db import connection
+
+pytestmark = pytest.mark.django_db
+
+MIGRATION = import_module("rankings.migrations.0006_ledger_autovacuum")
+
+EXPECTED = [
+    "autovacuum_vacuum_threshold=10000",
+    "autovacuum_vacuum_scale_factor=0.02",
+    "autovacuum_analyze_threshold=10000",
+    "autovacuum_analyze_scale_factor=0.01",
+    "autovacuum_vacuum_insert_threshold=10000",
+    "autovacuum_vacuum_insert_scale_factor=0.05",
+    "autovacuum_vacuum_cost_limit=2000",
+]
+
+
+def reloptions() -> list[str] | None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'rankings_ledgerrow'")
+        return cursor.fetchone()[0]
+
+
+def run(direction: str) -> None:
+    operation = MIGRATION.Migration.operations[0]
+    with connection.schema_editor() as editor:
+        getattr(operation, f"database_{direction}")("rankings", editor, None, None)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="storage parameters: PostgreSQL")
+def test_the_ledger_table_carries_its_autovacuum_settings_and_the_reverse_resets_them():
+    assert reloptions() == EXPECTED
+    run("backwards")
+    assert reloptions() is None
+    run("forwards")
+    assert reloptions() == EXPECTED
+
+
+@pytest.mark.skipif(connection.vendor == "postgresql", reason="the SQLite side of the migration")
+def test_on_sqlite_the_migration_does_nothing_either_way():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sql FROM sqlite_master WHERE name = 'rankings_ledgerrow'")
+        before = cursor.fetchone()[0]
+    run("backwards")
+    run("forwards")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sql FROM sqlite_master WHERE name = 'rankings_ledgerrow'")
+        assert cursor.fetchone()[0] == before
