@@ -20,8 +20,9 @@ Freshness (correctness first: a cached page never shows a stale result after a s
 * Any committed change draws a new token for the scopes whose pages show it (``changed``):
   saves and deletions seen through the models' signals (``connect_signals``, one ``Rule`` per
   model: services, CSV imports, the Django admin, the shell alike), and the bulk writes that
-  send no signal call ``changed(...)`` themselves (ledger replays: ``RANKING``; restore and
-  the data generator: ``ALL``). The tokens are drawn when the transaction commits (one per
+  send no signal call ``changed(...)`` themselves (ledger replays, when they commit:
+  ``RANKING``; restore and the data generator: ``ALL``). A save that only queues a replay
+  changes no ``RANKING`` page: it changes their notice (below). The tokens are drawn when the transaction commits (one per
   scope per transaction, one ``set_many``), before the view that saved returns its answer,
   so every request that starts after a save is answered from the new data. A row whose
   tournament cannot be told (moved to another one, gone) changes ``ALL``.
@@ -46,19 +47,42 @@ Each process also keeps the last few pages it served (``LOCAL_ENTRIES``) in memo
 same key: an entry is immutable (a new generation is a new key), so this holds no state that
 another server could contradict.
 
+**Notices** (``register_notice``): what a page of a scope says about work under way is decided
+when the page is served, not when it is computed. The ranking's pages say "updating since …"
+while a ledger replay waits: a save that queues a replay draws no new generation (their figures
+do not change until the replay commits, which draws ``RANKING`` once); it keeps the notice's
+state in the shared cache instead (``set_notice``, after its commit), under ``notice_key``, read
+in the same ``get_many`` as the generations (a hit still costs one query). A page computed to be
+stored holds a marker where the notice goes (``notice_marker``, asked by its template), replaced
+by the notice, or by nothing, whenever the page is served; the ETag then carries a digest of
+the state shown (a browser's copy without the notice is not "not modified"). The state is never
+trusted beyond what the database says: it lives ``NOTICE_TIMEOUT`` seconds; a new generation of
+its scope (after the new tokens are set), and the end of the work (``renew_notice``), forget it
+and ask ``Notice.state()`` (the database) again, as does a reader that finds none; the answer
+is kept with ``add``, which never overwrites the state a save kept meanwhile. So every request that starts after a save shows the notice,
+and the ranking's figures are new once the replay commits.
+
 Herd protection: when a page's generation changes, every reader of that page misses at once.
 On a miss, the first request takes the page key's compute lock in the shared cache
-(``cache.add`` of ``LOCK_KEY_PREFIX + key``, ``LOCK_TIMEOUT`` seconds) and computes the page;
-the others poll the page and the lock together (one ``get_many`` every ``POLL_INTERVAL``, at
-most ``WAIT_LIMIT``) and serve the page once it is stored, so it is computed once per server
-farm, not once per concurrent reader. The lock is deleted once the page is stored or the
-computing failed; an answer that may not be stored (a 404, a cookie, too large) leaves the
-``NOT_STORABLE`` marker in its place for ``LOCK_TIMEOUT``. A waiter that finds that marker, or
-neither page nor lock (the computing failed, or the lock of a killed process expired), or that
-waited its bound, computes the page itself at once. The key holds the generations, so a waiter is only ever served
-a page of the generations it read itself: a request that starts after a save reads the new
-generations, hence another key and another lock, never the older page being computed. A hit
-costs what it did (one query); any cache error falls back to computing.
+(``cache.add`` of ``LOCK_KEY_PREFIX + key``, ``LOCK_TIMEOUT`` seconds) and computes the page,
+renewing the lock every ``LOCK_RENEW`` seconds meanwhile (``_Heartbeat``, for
+``LOCK_MAX_HOLD`` at most): the lock outlives any computation of a living holder and expires
+``LOCK_TIMEOUT`` seconds after its holder died. The others poll the page and the lock together
+(one ``get_many``, every ``POLL_INTERVAL`` seconds, then half as long again each time up to
+``POLL_MAX``) for as long as the lock is held, and serve the page once it is stored: it is
+computed once per server farm, whatever it takes, not once per concurrent reader. A page that
+shows a notice is also noted, when stored, as the latest page of its address
+(``LATEST_KEY_PREFIX`` and the key without generations: its tokens, key and time); a waiter for such a page
+is served that earlier page at once, the notice forced on it (``Stale``), when only the scopes
+the notice covers are older (the ranking's figures while its replay or recomputation is under
+way), without an ETag. The lock is deleted once the page is stored or the computing failed; an
+answer that may not be stored (a 404, a cookie, too large) leaves the ``NOT_STORABLE`` marker
+in its place for ``LOCK_TIMEOUT``. A waiter that finds that marker, or neither page nor lock
+(the computing failed, or the lock of a dead process expired), computes the page itself at
+once. The key holds the generations, so a waiter is only ever served a page of the generations
+it read itself, or an earlier one under the notice: a request that starts after a save reads
+the new generations, hence another key and another lock. A hit costs what it did (one query);
+any cache error falls back to computing.
 
 The key also makes the page's ETag: a phone that refreshes a page that has not changed gets a
 304 without the page being read at all.
@@ -244,8 +268,8 @@ def _draw(scopes) -> None:
         _cache().set_many({generation_key(s): uuid.uuid4().hex for s in scopes}, None)
     except Exception:
         log.exception("page cache: could not draw new generations for %s", sorted(scopes))
-    # after the new tokens: the notice kept for the old data is asked again (``_read``)
-    forget_notice(*(s for s in _notices if ALL in scopes or s in scopes))
+    # after the new tokens: the notice kept for the old data is asked again
+    renew_notice(*(s for s in _notices if ALL in scopes or s in scopes))
 
 
 class _Draw(Collector):
@@ -349,15 +373,19 @@ def set_notice(scope: str, state) -> None:
         log.exception("page cache: could not keep the notice of %s", scope)
 
 
-def forget_notice(*scopes: str) -> None:
-    """Forget the notice state of ``scopes``: the next reader asks ``Notice.state()`` again
-    (always safe: the database says what is under way). Cache errors are logged."""
+def renew_notice(*scopes: str) -> None:
+    """Forget the notice state kept for ``scopes`` and ask ``Notice.state()`` (the database)
+    again, once here rather than by every reader that would find none: after the work it
+    tells of ended or its data changed. Safe in any order with a save's ``set_notice``: the
+    answer is kept with ``add``, never over a state kept meanwhile. Errors are logged."""
     if not scopes:
         return
     try:
         _cache().delete_many([notice_key(scope) for scope in scopes])
+        for scope in scopes:
+            _cache().add(notice_key(scope), (_notices[scope].state(),), NOTICE_TIMEOUT)
     except Exception:
-        log.exception("page cache: could not forget the notice of %s", sorted(scopes))
+        log.exception("page cache: could not renew the notice of %s", sorted(scopes))
 
 
 def _read(scopes) -> tuple[dict[str, str | None], dict[str, Any]]:
@@ -379,12 +407,10 @@ def _read(scopes) -> tuple[dict[str, str | None], dict[str, Any]]:
 
 
 def _fragment(scope: str, state) -> str:
-    """``scope``'s notice for ``state`` in the active language ("" for None), rendered once per
-    state and language in this process (a ``Stale`` state every time)."""
+    """``scope``'s notice for ``state`` (a ``Stale`` too) in the active language ("" for None),
+    rendered once per state and language in this process."""
     if state is None:
         return ""
-    if isinstance(state, Stale):
-        return _notices[scope].render(state)
     cache_key = (scope, get_language(), state)
     with _local_lock:
         html = _fragments.get(cache_key)
@@ -747,12 +773,16 @@ def _storable(request, response) -> bool:
     )
 
 
-def _get(key: str) -> tuple[bytes, dict] | None:
+def _get(key: str, shared: bool = True) -> tuple[bytes, dict] | None:
+    """The page of ``key`` from this process's memory, else (``shared``) from the shared
+    cache."""
     with _local_lock:
         entry = _local.get(key)
         if entry is not None:
             _local.move_to_end(key)
             return entry
+    if not shared:
+        return None
     entry = _cache().get(PAGE_KEY_PREFIX + key)
     if entry is not None:
         _remember(key, entry)
@@ -769,17 +799,12 @@ def _remember(key: str, entry: tuple[bytes, dict]) -> None:
             _local.popitem(last=False)
 
 
-def _put(key: str, response, latest: str | None = None, tokens=None) -> None:
-    """Store ``response`` under ``key``; ``latest``: also note it as the latest page of its
-    address (``LATEST_KEY_PREFIX``: ``(tokens, key, stored_at)``), in the same ``set_many``."""
+def _put(key: str, response) -> None:
     entry = (
         bytes(response.content),
         {h: response[h] for h in KEPT_HEADERS if response.has_header(h)},
     )
-    values = {PAGE_KEY_PREFIX + key: entry}
-    if latest is not None:
-        values[LATEST_KEY_PREFIX + latest] = (dict(tokens), key, timezone.now())
-    _cache().set_many(values, PAGE_TIMEOUT)
+    _cache().set(PAGE_KEY_PREFIX + key, entry, PAGE_TIMEOUT)
     _remember(key, entry)
 
 
@@ -859,16 +884,20 @@ def _claim(
         pause[0] = min(POLL_MAX, pause[0] * 1.5)
 
     try:
-        claim = once.claim_or_wait(
-            _cache(),
-            lock_key,
-            token,
-            hold=hold,
-            wait=wait,
-            poll=POLL_INTERVAL,
-            look=look,
-            sleep=sleep,
-        )
+        first = look() if latest else None  # a hit, or the earlier page, without a write
+        if first is not None and first[0] == once.DONE:
+            claim = once.Claim(taken=False, outcome=first[1])
+        else:
+            claim = once.claim_or_wait(
+                _cache(),
+                lock_key,
+                token,
+                hold=hold,
+                wait=wait,
+                poll=POLL_INTERVAL,
+                look=look,
+                sleep=sleep,
+            )
     except Exception:
         log.exception("page cache: could not lock or wait for a page")
         return None, None, None
@@ -1133,7 +1162,8 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
                 key = page_key(request, tokens, heavy=heavy, reader=reader)
                 etag = _etag(key, states)
                 not_modified = etag in parse_etags(request.headers.get("If-None-Match", ""))
-                entry = None if not_modified else _get(key)
+                # a page with a notice: from the shared cache with its lock and latest note
+                entry = None if not_modified else _get(key, shared=not states)
         except Exception:  # the cache server is down: every page is computed, as without cache
             log.exception("page cache: unavailable")
             if heavy:
@@ -1241,7 +1271,10 @@ def _store(
         marked = latest is not None and any(
             _marker(scope).encode() in response.content for scope in tokens if scope in _notices
         )
-        _put(key, response, latest if marked else None, tokens)
+        _put(key, response)
+        if marked:  # the latest page of its address (``_stale_from``)
+            note = (dict(tokens), key, timezone.now())
+            _cache().set(LATEST_KEY_PREFIX + latest, note, PAGE_TIMEOUT)
         return key
     except Exception:
         log.exception("page cache: could not store a page")

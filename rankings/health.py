@@ -62,9 +62,9 @@ def notice_state() -> Pending | None:
 
 def replay_ended() -> None:
     """Call after a background replay returned (committed, found nothing, or failed): the page
-    cache asks ``pending()`` again for the ranking pages' notice (a replay that wrote nothing
-    draws no new generation, which would have made it ask)."""
-    pagecache.forget_notice(pagecache.RANKING)
+    cache asks ``notice_state()`` again for the ranking pages' notice (a replay that wrote
+    nothing draws no new generation, which would have made it ask). Two queries."""
+    pagecache.renew_notice(pagecache.RANKING)
 
 
 def mark_replayed() -> None:
