@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 LEAGUES = "leagues"
 #: The most leagues a player page shows (the newest seasons first).
 PLAYER_LEAGUES_SHOWN = 6
+#: The fewest lines a page of a league table holds, however many tournaments it has
+#: (``league_table(max_cells=...)``).
+MIN_PAGE_LINES = 20
 #: Where a tournament's places are kept in the shared cache (``tournament_places``).
 PLACES_KEY_PREFIX = "clubsite:league-places:"
 
@@ -278,7 +281,12 @@ def _names(places: Iterable[rules.TournamentPlaces]) -> dict[int, tuple]:
 
 
 def league_table(
-    league: League, page: str | int | None = None, *, per_page: int = 100, orphans: int = 0
+    league: League,
+    page: str | int | None = None,
+    *,
+    per_page: int = 100,
+    orphans: int = 0,
+    max_cells: int | None = None,
 ) -> LeagueTable:
     """The public table of ``league`` (SCORING.md "Leagues"): its published tournaments as
     columns, every player who played one as a line, best first (players sharing a position by
@@ -288,7 +296,9 @@ def league_table(
     league page's ``?page=``, as typed) a table of more than ``per_page`` + ``orphans`` lines
     is paged like the tournament standings: ``lines`` holds that page's lines and ``page`` is
     the Django ``Page`` (None when everything fits on one); text that is not a number shows the
-    first page, a number out of range the last. Paging only slices what is built: positions
+    first page, a number out of range the last. ``max_cells`` bounds a page of a wide table:
+    at most that many cells (lines × tournaments), but never fewer than ``MIN_PAGE_LINES`` lines
+    (a league of 50 tournaments: 20 lines a page for 1,000 cells). Paging only slices what is built: positions
     and ties are those of the whole table (the pure rules score every player), but the
     ``Player`` rows and the cells are made for the lines shown only.
 
@@ -302,6 +312,9 @@ def league_table(
     scored.sort(key=lambda ln: (ln.position, names[ln.player_id][2], ln.player_id))
     shown, table_page = scored, None
     if page is not None:
+        if max_cells:
+            per_page = min(per_page, max(MIN_PAGE_LINES, max_cells // max(1, len(columns))))
+            orphans = min(orphans, per_page // 10)
         paged = Paginator(scored, per_page, orphans=orphans).get_page(page)
         if paged.has_other_pages():
             shown, table_page = paged.object_list, paged

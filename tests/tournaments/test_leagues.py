@@ -511,6 +511,14 @@ def test_a_large_league_table_is_paged_like_the_standings(client, winter, monkey
     assert (table.page.number, table.players, table.lines[0].line.position) == (2, 4, 4)
     whole = leagues.league_table(winter["league"], 1, per_page=3, orphans=1)  # 4 fit on one
     assert (whole.page, len(whole.lines)) == (None, 4)
+    # a wide table: at most max_cells cells a page (4 tournaments: 8 cells, 2 lines), but never
+    # fewer than MIN_PAGE_LINES lines
+    monkeypatch.setattr(leagues, "MIN_PAGE_LINES", 1)
+    wide = leagues.league_table(winter["league"], 1, per_page=100, orphans=10, max_cells=8)
+    assert (wide.page.number, wide.page.paginator.num_pages, len(wide.lines)) == (1, 2, 2)
+    monkeypatch.setattr(leagues, "MIN_PAGE_LINES", 3)
+    wide = leagues.league_table(winter["league"], 1, per_page=100, orphans=10, max_cells=8)
+    assert (wide.page.paginator.num_pages, len(wide.lines)) == (2, 3)
 
 
 @pytest.mark.django_db

@@ -23,6 +23,11 @@ from tournaments.scoring import league as rules
 from tournaments.views import downloads
 from tournaments.views.public import STANDINGS_ORPHANS, STANDINGS_PAGE_SIZE
 
+#: The most result cells a page of a league's table renders (lines × tournaments; each cell is
+#: drawn twice, in its column and in the phone's line): a league of many tournaments shows
+#: fewer lines a page (``leagues.league_table(max_cells=...)``).
+LEAGUE_PAGE_CELLS = 1000
+
 #: The words of each tiebreak's ``decided_by`` (SCORING.md "Leagues").
 TIEBREAK_LABELS = {
     rules.WINS: _("por torneos ganados"),
@@ -81,7 +86,11 @@ def league_list(request):
 
 def _table_context(league: League, page: str | int) -> dict:
     table = leagues.league_table(
-        league, page, per_page=STANDINGS_PAGE_SIZE, orphans=STANDINGS_ORPHANS
+        league,
+        page,
+        per_page=STANDINGS_PAGE_SIZE,
+        orphans=STANDINGS_ORPHANS,
+        max_cells=LEAGUE_PAGE_CELLS,
     )
     return {
         "league": league,
@@ -97,8 +106,9 @@ def league_detail(request, league):
     """A league's table: a line per player (position, name, total), a column per published
     tournament (its points; discarded results struck through, a running tournament's in
     italics as provisional), the tiebreak that placed each line, and how many tournaments are
-    left. A table of more than ``STANDINGS_PAGE_SIZE`` + ``STANDINGS_ORPHANS`` players is
-    paged like the tournament standings (``?page=``, the first page by default; a number out
+    left. A table of more than ``STANDINGS_PAGE_SIZE`` + ``STANDINGS_ORPHANS`` players (fewer
+    in a league of more than ten tournaments: ``LEAGUE_PAGE_CELLS``) is paged like the
+    tournament standings (``?page=``, the first page by default; a number out
     of range shows the last page, other text the first, each redirected to its address by the
     page cache); the downloads hold every line. Queries: ``leagues.league_table``'s and one
     for the league."""
