@@ -636,6 +636,7 @@ def test_every_public_page_names_its_scopes():
         calendar_views.calendar_page: [pagecache.CLUB],
         calendar_views.calendar_ics: [pagecache.CLUB],
         ranking_views.calculator: [pagecache.RANKING],
+        ranking_views.player_search: [pagecache.RANKING],
     }
     for view, scopes in expected.items():
         assert view.page_scopes == scopes, view.__name__

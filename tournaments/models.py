@@ -56,13 +56,14 @@ class PlayerQuerySet(models.QuerySet):
         """The players any visitor may see (the ranking's player pages, the calculator's list):
         everyone but those whose every entry is in a draft tournament (a draft is private until
         it is published: ``Tournament.public_q``). A player with no entry at all is a club
-        member and is listed. A queryset (two ``EXISTS`` subqueries, no query of its own)."""
-        entries = Entry.objects.filter(
-            Q(player1=models.OuterRef("pk")) | Q(player2=models.OuterRef("pk"))
-        )
+        member and is listed. A queryset (``EXISTS`` subqueries, one per seat of an entry so that
+        each descends its own index: no query of its own)."""
+        seats = [Entry.objects.filter(**{f: models.OuterRef("pk")}) for f in ("player1", "player2")]
+        shown = Tournament.public_q("tournament__")
         return self.filter(
-            models.Exists(entries.filter(Tournament.public_q("tournament__")))
-            | ~models.Exists(entries)
+            models.Exists(seats[0].filter(shown))
+            | models.Exists(seats[1].filter(shown))
+            | ~(models.Exists(seats[0]) | models.Exists(seats[1]))
         )
 
 
