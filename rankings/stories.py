@@ -31,7 +31,7 @@ from clubsite import pagecache
 from clubsite.routers import use_replica
 from rankings.models import LedgerRow
 from tournaments import systems
-from tournaments.models import Entry, FinalPlace, Seat, Tournament
+from tournaments.models import Entry, FinalPlace, Seat, Table, Tournament
 
 #: Lines of the player page's lists (partners, rivals) and of head to head's last meetings.
 BEST_PARTNERS = 5
@@ -117,24 +117,31 @@ class Game:
 
 def _games(table_ids: list[int]) -> list[Game]:
     """The games (tables with a result that counts) of published tournaments among the
-    tables ``table_ids``, with every seated player, in play order (date, round, table). One
-    query for the seats (by the seats' index on the table), one per system among them for the
-    outcomes; none without tables."""
+    tables ``table_ids``, with every seated player, in play order (date, round, table).
+    Queries, each reading those tables' rows only (by primary key or the seats' index on the
+    table, never a join over the whole seat or entry table): the tables with their round
+    and tournament (1), their seats (1), the seats' entries with their players' names (1),
+    and one per system among them for the outcomes; none without tables."""
     if not table_ids:
         return []
-    rows = list(
-        Seat.objects.filter(table_id__in=table_ids)
+    tables: dict[int, dict] = {}
+    for (
+        table_id,
+        table_number,
+        round_number,
+        played_at,
+        tournament_id,
+        tournament,
+        slug,
+        system,
+        date,
+    ) in (
+        Table.objects.filter(pk__in=table_ids)
         .filter(Tournament.public_q("round__tournament__"))
         .order_by()
         .values_list(
-            "table_id",
-            "table__number",
-            "side",
-            "entry_id",
-            "entry__player1_id",
-            "entry__player1__full_name",
-            "entry__player2_id",
-            "entry__player2__full_name",
+            "pk",
+            "number",
             "round__number",
             "round__played_at",
             "round__tournament_id",
@@ -143,41 +150,36 @@ def _games(table_ids: list[int]) -> list[Game]:
             "round__tournament__system",
             "round__tournament__date",
         )
+    ):
+        tables[table_id] = {
+            "table_number": table_number,
+            "round_number": round_number,
+            "tournament_id": tournament_id,
+            "tournament": tournament,
+            "slug": slug,
+            "system": system,
+            "date": timezone.localdate(played_at) if played_at else date,
+            "seats": {},
+        }
+    if not tables:
+        return []
+    seats = list(
+        Seat.objects.filter(table_id__in=list(tables))
+        .order_by()
+        .values_list("table_id", "side", "entry_id")
     )
-    tables: dict[int, dict] = {}
-    for (
-        table_id,
-        table_number,
-        side,
-        entry_id,
-        p1,
-        name1,
-        p2,
-        name2,
-        round_number,
-        played_at,
-        tournament_id,
-        tournament,
-        slug,
-        system,
-        date,
-    ) in rows:
-        t = tables.setdefault(
-            table_id,
-            {
-                "table_number": table_number,
-                "round_number": round_number,
-                "tournament_id": tournament_id,
-                "tournament": tournament,
-                "slug": slug,
-                "system": system,
-                "date": timezone.localdate(played_at) if played_at else date,
-                "seats": {},
-            },
+    players = {
+        pk: ((p1, name1), (p2, name2))
+        for pk, p1, name1, p2, name2 in Entry.objects.filter(
+            pk__in={entry_id for _t, _s, entry_id in seats}
         )
-        for pid, name in ((p1, name1), (p2, name2)):
+        .order_by()
+        .values_list("pk", "player1_id", "player1__full_name", "player2_id", "player2__full_name")
+    }
+    for table_id, side, entry_id in seats:
+        for pid, name in players.get(entry_id, ()):
             if pid is not None:
-                t["seats"][pid] = (side, entry_id, name)
+                tables[table_id]["seats"][pid] = (side, entry_id, name)
     by_system: dict[str, list[int]] = {}
     for table_id, t in tables.items():
         by_system.setdefault(t["system"], []).append(table_id)
@@ -315,11 +317,10 @@ class HeadToHead:
 
 def head_to_head(a_id: int, b_id: int) -> HeadToHead:
     """Head to head of player ``a_id`` against player ``b_id`` (see the module for what
-    counts). Five queries at most whatever the number of games, each reading only the two
-    players' rows: their entries (1), the seats of the tables both sat at (1: found from
-    their own seats by the seats' index on the entry, then the tables' seats by the index on
-    the table), the outcomes (one per system among them), and ``a``'s ledger rows of the
-    games they met in (1)."""
+    counts). A fixed number of queries whatever the number of games, each reading only the
+    two players' rows: their entries (1), the tables both sat at (1: their own seats, by the
+    seats' index on the entry), those tables' games (``_games``: 3, and the outcomes, one
+    per system among them), and ``a``'s ledger rows of the games they met in (1)."""
     entries = _entries_of(a_id, b_id)
     games = _games(_tables_of(entries[a_id], also=entries[b_id]))
     total, partners = Tally(), Tally()
@@ -496,9 +497,9 @@ def peak(player_id: int) -> Peak | None:
 def player_stories(player_id: int) -> Stories:
     """The stories of player ``player_id`` (see ``Stories``). Queries, whatever the number of
     games and tournaments, each reading that player's rows only: the player's entries (1),
-    the seats of their tables (1, from their own seats by the index on the entry), the
-    outcomes (1 per system among them), the podiums (1: the stored final places,
-    ``podiums``), the peak (1)."""
+    the tables they sat at (1, their own seats by the seats' index on the entry), those
+    tables' games (``_games``: 3, and the outcomes, one per system among them), the podiums
+    (1: the stored final places, ``podiums``), the peak (1)."""
     partners: dict[int, Companion] = {}
     rivals: dict[int, Companion] = {}
     given = received = 0

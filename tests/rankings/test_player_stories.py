@@ -193,13 +193,14 @@ def _more_games(club):
 def test_the_stories_take_a_fixed_number_of_queries(club, django_assert_num_queries):
     ana, beto = club["ana"], club["beto"]
     FinalPlace.objects.store_all()  # what the commits of the tournaments' finish stored
-    # the two players' entries 1, the tables both sat at 1, their seats 1, outcomes 1 per
-    # system (3), Ana's ledger rows 1
-    with django_assert_num_queries(7):
+    # each reading the players' own rows: the two players' entries 1, the tables both sat
+    # at 1, those tables 1, their seats 1, the seats' entries 1, outcomes 1 per system (3),
+    # Ana's ledger rows 1
+    with django_assert_num_queries(9):
         stories.head_to_head(ana.pk, beto.pk)
-    # Ana's entries 1, her tables 1, their seats 1, outcomes 3, podiums (the stored final
-    # places) 1, the peak 1
-    with django_assert_num_queries(8):
+    # Ana's entries 1, her tables' ids 1, the tables 1, their seats 1, the seats' entries 1,
+    # outcomes 3, podiums (the stored final places) 1, the peak 1
+    with django_assert_num_queries(10):
         stories.player_stories(ana.pk)
 
     def count(call):
