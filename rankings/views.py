@@ -268,7 +268,8 @@ def head_to_head(request, pk, other):
     by ``pk``, the figures for and against by system, the last meetings, the rating
     ``pk`` took from them (the ledger; a notice instead while the ranking needs attention),
     and the games they played as partners. 404 for a player nobody may see, or the same
-    player twice. Four queries at most for the figures, whatever the number of games."""
+    player twice. A fixed number of queries for the figures (``stories.head_to_head``),
+    whatever the number of games, each reading only the two players' rows."""
     a = player_or_404(request, pk)
     b = player_or_404(request, other)
     if a.pk == b.pk:

@@ -13,8 +13,9 @@ only a bye, takes no place and moves nobody down (a place is 1 + the entries tha
 stand strictly above). Every player of an entry takes its place (pairs credit both partners).
 
 Queries: the league (or the player's leagues) and its tournaments in two, the players' names
-in one, and the tournaments' places: ``Tournament.final_places_of``'s fixed number (who
-played, for all of them at once; per scoring system, its standings'). On the site (the page cache on) a tournament's places
+in one, and the tournaments' places: the finished ones' stored final places in one
+(``models.stored_places``, ``FinalPlace``), the running ones' ``Tournament.final_places_of``'s
+fixed number (who played, for all of them at once; per scoring system, its standings'). On the site (the page cache on) a tournament's places
 are kept in the shared cache under the generations of its pages (``clubsite.pagecache``): a
 change of its data draws a new one, so what is kept is never older than what its own pages
 show, and a league table or a player page whose tournaments have not changed reads every
@@ -38,7 +39,7 @@ from clubsite import pagecache
 from clubsite.routers import use_replica
 from tournaments.errors import DomainError
 from tournaments.exports import csv_text, xlsx_bytes
-from tournaments.models import League, Player, Tournament
+from tournaments.models import League, Player, Tournament, stored_places
 from tournaments.scoring import league as rules
 
 log = logging.getLogger(__name__)
@@ -100,23 +101,31 @@ def player_scopes(player_id: int) -> list[str]:
 
 
 def _compute_places(tournaments: Sequence[Tournament]) -> dict[int, rules.TournamentPlaces]:
-    """The places of ``tournaments`` (running or finished): their final places
-    (``Tournament.final_places_of``), each player of a placed entry holding its place."""
-    by_pk = {t.pk: t for t in tournaments}
+    """The places of ``tournaments`` (running or finished), each player of a placed entry
+    holding its place: a finished one's stored final places (``models.stored_places``: one
+    query for all of them), a running one's provisional places computed
+    (``Tournament.final_places_of``)."""
+    finished = [t for t in tournaments if t.status == Tournament.Status.FINISHED]
+    running = [t for t in tournaments if t.status != Tournament.Status.FINISHED]
     out = {}
-    for pk, lines in Tournament.final_places_of(tournaments).items():
-        t = by_pk[pk]
+    for pk, rows in stored_places(finished).items():
+        out[pk] = rules.TournamentPlaces(
+            tournament_id=pk,
+            placings=tuple(
+                rules.Placing(row.player_id, row.place, row.shared)
+                for row in rows
+                if row.place is not None
+            ),
+            finished=True,
+        )
+    for pk, lines in Tournament.final_places_of(running).items():
         placings = [
             rules.Placing(player_id, line.place, line.place_shared)
             for line in lines
             if line.place is not None
             for player_id in line.entry.player_ids()
         ]
-        out[pk] = rules.TournamentPlaces(
-            tournament_id=pk,
-            placings=tuple(placings),
-            finished=t.status == Tournament.Status.FINISHED,
-        )
+        out[pk] = rules.TournamentPlaces(tournament_id=pk, placings=tuple(placings), finished=False)
     return out
 
 
