@@ -102,7 +102,20 @@ def every_pattern() -> list[tuple[str, object]]:
 
 
 class Club:
-    """The objects the rules choose, looked up once each in the current database."""
+    """The objects the rules choose, looked up once each in the current database.
+
+    ``entries``: choose the tournament of about that many entries instead of the largest
+    (``BENCH_TOURNAMENT_ENTRIES`` in the environment when not given): a tournament's pages grow
+    with its own field, not with the club, so bench/page_scale.py compares the federation's
+    tournament of the demo's size with the demo's (the 512-entry tournament's pages are
+    bench/standings.py's and the throughput scripts')."""
+
+    def __init__(self, entries: int | None = None):
+        import os
+
+        if entries is None and os.environ.get("BENCH_TOURNAMENT_ENTRIES"):
+            entries = int(os.environ["BENCH_TOURNAMENT_ENTRIES"])
+        self.entries = entries
 
     @staticmethod
     def _tournaments():
@@ -117,13 +130,19 @@ class Club:
 
     @cached_property
     def largest(self):
-        """The public dominó pairs tournament (``_tournaments``) with most entries (the newest
-        first among equals)."""
-        from django.db.models import Count
+        """The public dominó pairs tournament (``_tournaments``) with most entries, or nearest
+        ``entries`` when it is set (the newest first among equals)."""
+        from django.db.models import Count, F
+        from django.db.models.functions import Abs
 
-        found = (
-            self._tournaments().annotate(n=Count("entries")).order_by("-n", "-date", "-pk").first()
-        )
+        counted = self._tournaments().annotate(n=Count("entries"))
+        if self.entries:  # the tournament nearest that size (see the class)
+            counted = counted.annotate(off=Abs(F("n") - self.entries)).order_by(
+                "off", "-date", "-pk"
+            )
+        else:
+            counted = counted.order_by("-n", "-date", "-pk")
+        found = counted.first()
         assert found is not None, "the club has no public tournament"
         return found
 

@@ -58,7 +58,7 @@ def measure(requests: int, heavy: bool) -> dict:
     import django
 
     django.setup()
-    from _pages import HEAVY, public_pages
+    from _pages import HEAVY, Club, public_pages
     from _setup import timed_requests
     from django.db import connection
     from django.test import Client
@@ -76,7 +76,9 @@ def measure(requests: int, heavy: bool) -> dict:
         },
         "pages": [],
     }
-    for page in public_pages():
+    club = Club()  # BENCH_TOURNAMENT_ENTRIES: the federation's tournament of the demo's size
+    out["club"]["tournament_entries"] = club.largest.entries.count()
+    for page in public_pages(club):
         figures = {"label": page.label, "path": page.path}
         if page.heavy and not heavy:
             figures["skipped"] = f"heavy output: {HEAVY[page.name]} (--heavy measures it once)"
@@ -236,6 +238,8 @@ def main() -> int:
         results = {}
         for size in ("demo", "federation"):
             env = {**os.environ, "DATABASE_URL": urls[size]}
+            if size == "federation":  # a tournament's pages: one of the demo's size (Club)
+                env["BENCH_TOURNAMENT_ENTRIES"] = str(results["demo"]["club"]["tournament_entries"])
             print(f"measuring {size} (load average {load()})", flush=True)
             child = subprocess.run(
                 [
@@ -269,7 +273,8 @@ def report(results: dict, args) -> None:
         c = results[size]["club"]
         print(
             f"{size}: {c['tournaments']} tournaments, {c['players']} players, "
-            f"{c['rated_games']} rated games, {c['ledger_rows']} ledger rows"
+            f"{c['rated_games']} rated games, {c['ledger_rows']} ledger rows; the tournament "
+            f"pages' tournament: {c['tournament_entries']} entries"
         )
     print(
         f"\nmedian of {args.requests} requests through django.test.Client (DEBUG off), {args.db}; "
