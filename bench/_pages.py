@@ -311,6 +311,13 @@ def _calculator(club: Club) -> list[Variant]:
     return [("empty", {}, {}), ("with a game", {}, game)]
 
 
+def _player_search(club: Club) -> list[Variant]:
+    from tournaments.models import Player
+
+    name = Player.objects.filter(pk=club.busiest).values_list("full_name", flat=True).first()
+    return [("empty", {}, {}), ("a name's first letters", {}, {"q": (name or "a")[:4]})]
+
+
 #: Pattern name → the variants of its page in a club.
 RULES: dict[str, Callable[[Club], list[Variant]]] = {
     "public:home": _none("home"),
@@ -346,10 +353,14 @@ RULES: dict[str, Callable[[Club], list[Variant]]] = {
     "rankings:player_csv": _busiest,
     "rankings:head_to_head": _rivals,
     "rankings:calculator": _calculator,
+    "rankings:player_search": _player_search,
     "glossary": _none("glossary"),
 }
 #: Variants answered afresh for every request and limited per network (never stored).
-COMPUTED = {("rankings:calculator", "with a game")}
+COMPUTED = {
+    ("rankings:calculator", "with a game"),
+    ("rankings:player_search", "a name's first letters"),
+}
 
 
 def public_names() -> list[str]:
