@@ -1,5 +1,5 @@
-"""Benchmark: the computed time of the public pages at demo size against federation size, side
-by side in one run.
+"""Benchmark: every public page at demo size against federation size, side by side in one run,
+computed and from the page cache.
 
     .venv/bin/python bench/page_scale.py                                  # PostgreSQL, full club
     .venv/bin/python bench/page_scale.py --players 500 --tournaments 100  # a quick check
@@ -9,15 +9,27 @@ a few dozen players), one with ``manage.py generate_club --players 5000 --tourna
 --seed 1`` (about 117,000 rated games, 405,000 ledger rows; ``--players``/``--tournaments``/
 ``--seed``/``--end`` change it; ``--end`` defaults to today, so the club differs from one day
 to the next), both migrated, built with DJANGO_TASKS_BACKEND=immediate (the demo's
-replays run inline: no change waits for a worker) and ANALYZEd. Then, for each database in
-turn, a process of its own with Django as in production (DEBUG off) and the page cache off
-(DJANGO_PAGE_CACHE=0: every request computes its page) requests through ``django.test.Client``
-home (``public:home``), the tournament list (``public:tournaments``), the page of the player
-with the most rated games (``rankings:player``) and the ranking page (``rankings:ranking``,
-the default year): one warm-up, the SQL queries of one request, then the median of
-``--requests`` (≥ 15). Prints a table (median and min ms, queries, bytes at both sizes) and each
-federation / demo ratio with its target (≤ 3×). The databases are dropped at the end, also on
-failure (``--keep`` keeps them).
+replays run inline: no change waits for a worker), given a league when they have none
+(bench/_pages.py ``ensure_league``) and ANALYZEd.
+
+The pages: every public URL pattern of the resolver, walked by bench/_pages.py, which chooses
+each one's arguments in the club at hand (the largest dominó pairs tournament, the latest
+finished one, the largest one's round with most tables, the player with most rated games, the
+two players who met most often, the league, the year of the latest game, the calculator empty
+and with a game); a pattern without a rule there makes the run fail. Then, for each database
+in turn, a process of its own with Django as in production (DEBUG off) requests each page
+through ``django.test.Client``: **computed** (DJANGO_PAGE_CACHE=0: every request computes the
+page): one warm-up, the SQL queries of one request, the median of ``--requests`` (≥ 15); and
+**cached** (page cache on): the first request stores the page, the queries of the second, the
+median of ``--requests`` more. Heavy outputs (PDFs, workbooks, the year's ledger CSV:
+``_pages.HEAVY``) are skipped with the reason printed, or measured once, computed, with
+``--heavy``; the calculator's answer to a game is computed every time (never stored), so its
+"cached" figures are computed ones too.
+
+Prints a table (per page and mode: median ms, queries and bytes at both sizes, the ratio
+federation / demo) and one final line per page with the computed and the cached ratio against
+the target (≤ 3×). The databases are dropped at the end, also on failure (``--keep`` keeps
+them).
 """
 
 from __future__ import annotations
@@ -38,27 +50,23 @@ DB_NAMES = {"demo": "clubsite_bench_page_scale_demo", "federation": "clubsite_be
 TARGET = 3.0
 
 
-def measure(requests: int) -> dict:
-    """In the child process (DATABASE_URL set): the sizes of the club and the figures of the
-    four pages, as a dict."""
+def measure(requests: int, heavy: bool) -> dict:
+    """In the child process (DATABASE_URL set): the sizes of the club and the figures of
+    every public page (``_pages.public_pages``), as a dict."""
+    import time as clock
+
     import django
 
     django.setup()
+    from _pages import HEAVY, Club, public_pages
     from _setup import timed_requests
-    from django.db.models import Count
-    from django.urls import reverse
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
     from rankings.models import LedgerRow
     from tournaments.models import Player, Tournament
 
-    counts = LedgerRow.objects.values("player").annotate(n=Count("id")).order_by("-n", "player")[:1]
-    top = counts[0]
-    pages = [
-        ("home", reverse("public:home")),
-        ("tournament list", reverse("public:tournaments")),
-        (f"player page ({top['n']} games)", reverse("rankings:player", args=[top["player"]])),
-        ("ranking", reverse("rankings:ranking")),
-    ]
     out = {
         "club": {
             "tournaments": Tournament.objects.count(),
@@ -68,11 +76,44 @@ def measure(requests: int) -> dict:
         },
         "pages": [],
     }
-    for label, path in pages:
-        figures = timed_requests(path, requests, page_cache=False)
-        figures.pop("sql")
-        out["pages"].append({"label": label, "path": path, **figures})
+    club = Club()  # BENCH_TOURNAMENT_ENTRIES: the federation's tournament of the demo's size
+    out["club"]["tournament_entries"] = club.largest.entries.count()
+    for page in public_pages(club):
+        figures = {"label": page.label, "path": page.path}
+        if page.heavy and not heavy:
+            figures["skipped"] = f"heavy output: {HEAVY[page.name]} (--heavy measures it once)"
+        elif page.heavy:
+            client = Client()
+            with CaptureQueriesContext(connection) as ctx:
+                started = clock.perf_counter()
+                response = client.get(page.path)
+                seconds = clock.perf_counter() - started
+            assert response.status_code == 200, (page.path, response.status_code)
+            figures["computed"] = {
+                "median_ms": seconds * 1000,
+                "min_ms": seconds * 1000,
+                "queries": len(ctx),
+                "bytes": len(response.content),
+                "n": 1,
+            }
+        else:
+            for mode, page_cache in (("computed", False), ("cached", not page.computed)):
+                result = timed_requests(page.path, requests, page_cache=page_cache)
+                result.pop("sql")
+                figures[mode] = result
+        out["pages"].append(figures)
     return out
+
+
+def prepare() -> None:
+    """In a child process: a league when the club has none (``_pages.ensure_league``)."""
+    import django
+
+    django.setup()
+    from _pages import ensure_league
+
+    made = ensure_league()
+    print(f"    league made: {made}" if made else "    the club has a league")
 
 
 def manage(env: dict, *args: str) -> None:
@@ -136,8 +177,10 @@ def main() -> int:
         "the club differs from one day to the next)",
     )
     parser.add_argument("--requests", type=int, default=15)
+    parser.add_argument("--heavy", action="store_true", help="measure the heavy outputs once")
     parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child
+    parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)  # the child
     args = parser.parse_args()
     if args.requests < 15:
         parser.error("--requests must be at least 15")
@@ -148,7 +191,10 @@ def main() -> int:
     os.environ.setdefault("DJANGO_LOG_LEVEL", "ERROR")
     os.environ.pop("DATABASE_REPLICA_URL", None)
     if args.measure:
-        print(json.dumps(measure(args.requests)))
+        print(json.dumps(measure(args.requests, args.heavy)))
+        return 0
+    if args.prepare:
+        prepare()
         return 0
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # cleanup on kill too
@@ -171,6 +217,11 @@ def main() -> int:
                     f"--seed={args.seed}",
                     *([f"--end={args.end}"] if args.end else []),
                 )
+            child = subprocess.run(
+                [sys.executable, __file__, "--prepare"], cwd=ROOT, env=env, text=True
+            )
+            if child.returncode:
+                raise SystemExit(f"preparing {size} failed ({child.returncode})")
             analyse(urls[size])
             club = (
                 "load_demo"
@@ -187,9 +238,17 @@ def main() -> int:
         results = {}
         for size in ("demo", "federation"):
             env = {**os.environ, "DATABASE_URL": urls[size]}
+            if size == "federation":  # a tournament's pages: one of the demo's size (Club)
+                env["BENCH_TOURNAMENT_ENTRIES"] = str(results["demo"]["club"]["tournament_entries"])
             print(f"measuring {size} (load average {load()})", flush=True)
             child = subprocess.run(
-                [sys.executable, __file__, "--measure", f"--requests={args.requests}"],
+                [
+                    sys.executable,
+                    __file__,
+                    "--measure",
+                    f"--requests={args.requests}",
+                    *(["--heavy"] if args.heavy else []),
+                ],
                 cwd=ROOT,
                 env=env,
                 capture_output=True,
@@ -214,36 +273,55 @@ def report(results: dict, args) -> None:
         c = results[size]["club"]
         print(
             f"{size}: {c['tournaments']} tournaments, {c['players']} players, "
-            f"{c['rated_games']} rated games, {c['ledger_rows']} ledger rows"
+            f"{c['rated_games']} rated games, {c['ledger_rows']} ledger rows; the tournament "
+            f"pages' tournament: {c['tournament_entries']} entries"
         )
     print(
-        f"\ncomputed (page cache off, DEBUG off), median of {args.requests} requests through "
-        f"django.test.Client, {args.db}; machine: {os.cpu_count()} cores, load average {load()}"
+        f"\nmedian of {args.requests} requests through django.test.Client (DEBUG off), {args.db}; "
+        f"computed = page cache off, cached = page cache on, from the second request; "
+        f"machine: {os.cpu_count()} cores, load average {load()}"
     )
-    head = f"{'page':<16} | {'demo ms (min)':>15} | {'q':>3} | {'bytes':>9} | {'federation ms (min)':>20} | {'q':>3} | {'bytes':>9} | ratio"
+    head = (
+        f"{'page':<58} | {'mode':<8} | {'demo ms':>8} | {'q':>3} | {'bytes':>9} | "
+        f"{'fed. ms':>8} | {'q':>3} | {'bytes':>9} | ratio"
+    )
     print(head)
     print("-" * len(head))
-    ratios = []
+    finals, missed = [], 0
     for demo, fed in zip(results["demo"]["pages"], results["federation"]["pages"], strict=True):
-        name = demo["label"].split(" (")[0]
-        ratio = fed["median_ms"] / demo["median_ms"]
-        ratios.append((name, demo, fed, ratio))
-        print(
-            f"{name:<16} | {demo['median_ms']:>7.1f} ({demo['min_ms']:>5.1f}) | {demo['queries']:>3} | "
-            f"{demo['bytes']:>9,} | {fed['median_ms']:>12.1f} ({fed['min_ms']:>5.1f}) | "
-            f"{fed['queries']:>3} | {fed['bytes']:>9,} | {ratio:.2f}x"
+        assert demo["label"] == fed["label"], (demo["label"], fed["label"])
+        label = demo["label"]
+        if "skipped" in demo:
+            print(f"{label:<58} | skipped: {demo['skipped']}")
+            finals.append(f"{label}: skipped ({demo['skipped']})")
+            continue
+        ratios = []
+        for mode in ("computed", "cached"):
+            if mode not in demo:
+                continue
+            d, f = demo[mode], fed[mode]
+            ratio = f["median_ms"] / d["median_ms"]
+            ratios.append((mode, ratio, d, f))
+            print(
+                f"{label:<58} | {mode:<8} | {d['median_ms']:>8.1f} | {d['queries']:>3} | "
+                f"{d['bytes']:>9,} | {f['median_ms']:>8.1f} | {f['queries']:>3} | "
+                f"{f['bytes']:>9,} | {ratio:.2f}x"
+            )
+        verdict = "met" if all(r <= TARGET for _, r, _, _ in ratios) else "MISSED"
+        missed += verdict == "MISSED"
+        finals.append(
+            f"{label}: federation / demo "
+            + ", ".join(
+                f"{mode} {r:.2f}x ({f['median_ms']:.1f} / {d['median_ms']:.1f} ms, "
+                f"{f['queries']} / {d['queries']} queries, {f['bytes']:,} / {d['bytes']:,} bytes)"
+                for mode, r, d, f in ratios
+            )
+            + f" (target <= {TARGET:.0f}x: {verdict})"
         )
     print()
-    for name, demo, fed, ratio in ratios:
-        extra = ""
-        if name == "player page":
-            extra = f" [{demo['label'].split(' (')[1][:-1]} / {fed['label'].split(' (')[1][:-1]}]"
-        verdict = "met" if ratio <= TARGET else "MISSED"
-        print(
-            f"{name}{extra}: federation / demo = {ratio:.2f}x "
-            f"({fed['median_ms']:.1f} / {demo['median_ms']:.1f} ms; "
-            f"{fed['bytes']:,} / {demo['bytes']:,} bytes) (target <= {TARGET:.0f}x: {verdict})"
-        )
+    for line in finals:
+        print(line)
+    print(f"\n{len(finals)} pages, {missed} over the target")
 
 
 if __name__ == "__main__":

@@ -16,12 +16,16 @@ its round page (``bench/_rows.py``) and then saves one table after another, roun
 every table of those tournaments, a different score each time (a first result, then
 corrections), paced at RATE saves a second (it never catches up by bursting: a late save just
 starts the next one at once). Each save is the row posted as HTMX posts it; its answer gives
-the row's next version. On SIGTERM or once STOPFILE exists it prints one line: the saves made
-and refused, the seconds, the saves per second and the median request time.
+the row's next version. On SIGTERM or once STOPFILE exists it prints two lines: the saves made
+and refused, the seconds, the saves per second and the median request time; then the request
+times of the saves made under load (p50, p99, max) and of the idle ones (median): the saves of
+the first ``IDLE_SECONDS`` of the run, while throughput_writes.sh still waits before starting
+wrk (3 s after starting the writer, which logs in and reads its round pages first).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import statistics
@@ -48,6 +52,16 @@ from tournaments.models import Table, Tournament  # noqa: E402
 
 NAME = "Escritura"
 USER = "bench-writer"
+#: Seconds from the first save during which no load runs yet (the saves counted as idle).
+IDLE_SECONDS = 2.0
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (0-100) of ``values`` (nearest rank), NaN when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered)) - 1))]
 
 
 def setup(n_tournaments: int, pairs: int) -> None:
@@ -105,7 +119,7 @@ def run(rate: float, stopfile: str) -> int:
     assert rows, "no writer tournaments: run setup first"
 
     saves = refused = 0
-    times = []
+    times, idle, loaded = [], [], []
     started = time.monotonic()
     while not stop["now"] and not os.path.exists(stopfile):
         due = started + (saves + refused) / rate
@@ -116,10 +130,12 @@ def run(rate: float, stopfile: str) -> int:
         row = rows[(saves + refused) % len(rows)]
         k = saves + refused
         a, b = (100, k % 97) if k % 2 else (k % 97, 100)
+        began = time.monotonic() - started
         seconds, status, after = save_row(client, row[0], row[2], a, b)
         if status == 200 and after is not None:
             saves += 1
             times.append(seconds)
+            (idle if began < IDLE_SECONDS else loaded).append(seconds)
             row[2] = after
         else:
             refused += 1
@@ -131,6 +147,12 @@ def run(rate: float, stopfile: str) -> int:
     print(
         f"writer: {saves} saves in {elapsed:.1f} s = {saves / elapsed:.2f} saves/s "
         f"(asked {rate:g}/s), {refused} refused, median request {median:.1f} ms"
+    )
+    idle_median = statistics.median(idle) * 1000 if idle else float("nan")
+    print(
+        f"writer: under load {len(loaded)} saves, p50 {percentile(loaded, 50) * 1000:.1f} ms, "
+        f"p99 {percentile(loaded, 99) * 1000:.1f} ms, max {max(loaded, default=0) * 1000:.1f} ms;"
+        f" idle (first {IDLE_SECONDS:g} s) {len(idle)} saves, median {idle_median:.1f} ms"
     )
     return 1 if refused else 0
 

@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# Benchmark: requests/s of the cached public pages against the trivial view WHILE results are
-# being saved (three a second, into other tournaments) and the ledger replay worker runs.
+# Benchmark: requests/s of every public page (from the page cache) against the trivial view WHILE
+# results are being saved (three a second, into other tournaments) and the ledger replay worker
+# runs.
 #
-#   bench/throughput_writes.sh               # 5000 players, 1000 tournaments, 3 pairs of 20 s per page
-#   PLAYERS=500 TOURNAMENTS=50 DURATION=5s PAIRS=1 bench/throughput_writes.sh    # a quick check
+#   bench/throughput_writes.sh               # 5000 players, 1000 tournaments, every public page
+#   PLAYERS=500 TOURNAMENTS=50 DURATION=5s bench/throughput_writes.sh      # a quick check
+#   PAGES="public:standings rankings:ranking" PAIRS=3 bench/throughput_writes.sh   # some pages
 #
 # Like bench/throughput.sh: gunicorn (2 sync workers) on 127.0.0.1 against PostgreSQL with the
-# generated club (plus a 512-entry, 9-round dominó tournament), DEBUG off, the page cache on,
-# wrk with CONNECTIONS connections. Besides: `manage.py db_worker` (DJANGO_TASKS_BACKEND=database:
-# every save's ledger replay runs there) and bench/throughput_writer.py, which saves RATE (3)
-# results a second through the directors' result-row view into WRITER_TOURNAMENTS (2) running
-# dominó tournaments of its own (rated, dated today: each save asks for a replay), never into the
-# pages measured. Pages: the standings and the page of the 512-entry tournament, and the ranking
-# page of the year. Alternating pairs: wrk on the trivial view for DURATION, then on the page for
-# DURATION, PAIRS (3) times per page; the ratio of each pair and their median (target >= 60 %).
-# At the end: the saves actually made per second, the replays the worker ran.
+# generated club (plus a 512-entry, 9-round dominó tournament, the largest: the tournament pages
+# are its pages), DEBUG off, the page cache on, wrk with CONNECTIONS connections. Besides:
+# `manage.py db_worker` (DJANGO_TASKS_BACKEND=database: every save's ledger replay runs there)
+# and bench/throughput_writer.py, which saves RATE (3) results a second through the directors'
+# result-row view into WRITER_TOURNAMENTS (2) running dominó tournaments of its own (rated, dated
+# today: each save asks for a replay), never into the pages measured.
+# Pages: every public page of bench/_pages.py (the URL resolver's public patterns, arguments
+# chosen in the club as bench/page_scale.py chooses them; a league is made when the club has
+# none), but the heavy outputs (PDFs, workbooks, the year's ledger CSV: one at a time on the
+# site, the others answer "preparing") and the calculator's answer to a game (computed for
+# every request and limited per network: wrk from one address gets 429), each skipped with the
+# reason printed. PAGES (pattern names, space-separated) keeps only those. Alternating pairs:
+# wrk on the trivial view for DURATION, then on the page for DURATION, PAIRS (1) times per page;
+# the ratio of each pair and their median (target >= 60 %). At the end: the saves actually made
+# per second, the replays the worker ran, one line per page.
 #
 # Environment: PYTHON (default .venv/bin/python), BENCH_POSTGRES (server URL, default
-# postgres://postgres@127.0.0.1:5432/postgres), DURATION (20s), PAIRS (3), CONNECTIONS (8),
+# postgres://postgres@127.0.0.1:5432/postgres), DURATION (10s), PAIRS (1), CONNECTIONS (8),
 # PLAYERS (5000), TOURNAMENTS (1000), RATE (3; 0: no writer, the same pages without writes),
-# WRITER_TOURNAMENTS (2), KEEP=1 (keep the database), DJANGO_CACHE_URL (redis://…: the cache
-# in Redis instead of the database).
+# WRITER_TOURNAMENTS (2), PAGES (all), KEEP=1 (keep the database), DJANGO_CACHE_URL
+# (redis://…: the cache in Redis instead of the database).
 # The server listens on a free loopback port. Everything started here (gunicorn, the worker,
 # the writer) is stopped by its pid and the database dropped at the end, also on failure.
 set -euo pipefail
@@ -28,8 +36,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
-DURATION="${DURATION:-20s}"
-PAIRS="${PAIRS:-3}"
+DURATION="${DURATION:-10s}"
+PAIRS="${PAIRS:-1}"
+PAGES="${PAGES:-}"
 CONNECTIONS="${CONNECTIONS:-8}"
 PLAYERS="${PLAYERS:-5000}"
 TOURNAMENTS="${TOURNAMENTS:-1000}"
@@ -38,7 +47,6 @@ WRITER_TOURNAMENTS="${WRITER_TOURNAMENTS:-2}"
 SERVER="${BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432/postgres}"
 DB="${BENCH_DB:-clubsite_bench_throughput_writes}"
 END="$(date -d yesterday +%F)"
-YEAR="${END%%-*}"
 
 if ! command -v wrk >/dev/null 2>&1; then
   echo "wrk missing: installing it (apt-get install -y wrk)"
@@ -115,35 +123,50 @@ PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)
 GUNICORN_PID=$!
 BASE="http://127.0.0.1:$PORT"
 
-# The pages, by their URL names.
-mapfile -t PATHS < <("$PYTHON" - "$YEAR" <<'EOF'
+# The pages (bench/_pages.py), one line each: "key<TAB>label<TAB>path" to measure, or
+# "skip<TAB>label<TAB>why"; the first line is the trivial view.
+"$PYTHON" - "$PAGES" >"$WORK/pages.tsv" <<'EOF'
 import sys
 
+sys.path.insert(0, "bench")
 import django
 
 django.setup()
 from django.urls import reverse
 
-print(reverse("bench_trivial"))
-print(reverse("public:standings", args=["bench-domino-512"]))
-print(reverse("rankings:ranking") + f"?year={sys.argv[1]}")
-print(reverse("public:tournament", args=["bench-domino-512"]))
+import _pages
+
+_pages.ensure_league()
+wanted = set(sys.argv[1].split())
+print(f"trivial\ttrivial\t{reverse('bench_trivial')}")
+for n, page in enumerate(_pages.public_pages()):
+    if wanted and page.name not in wanted:
+        continue
+    if page.heavy:
+        print(f"skip\t{page.label}\theavy output: {_pages.HEAVY[page.name]}")
+    elif page.computed:
+        print(f"skip\t{page.label}\tcomputed for every request, limited per network")
+    else:
+        print(f"page{n}\t{page.label}\t{page.path}")
 EOF
-)
-declare -A URLS=(
-  [trivial]="$BASE${PATHS[0]}"
-  [standings]="$BASE${PATHS[1]}"
-  [ranking]="$BASE${PATHS[2]}"
-  [tournament]="$BASE${PATHS[3]}"
-)
+declare -A URLS LABELS
+NAMES=()
+SKIPPED=()
+while IFS=$'\t' read -r key label path; do
+  if [ "$key" = skip ]; then SKIPPED+=("$label: skipped ($path)"); continue; fi
+  URLS[$key]="$BASE$path"
+  LABELS[$key]="$label"
+  [ "$key" = trivial ] || NAMES+=("$key")
+done <"$WORK/pages.tsv"
+[ "${#NAMES[@]}" -gt 0 ] || { echo "no page to measure (PAGES=$PAGES)"; exit 1; }
 for _ in $(seq 1 150); do
   curl -fs -o /dev/null "${URLS[trivial]}" && break
   kill -0 "$GUNICORN_PID" 2>/dev/null || { cat "$WORK/gunicorn.log" >&2; exit 1; }
   sleep 0.2
 done
-for name in trivial standings ranking tournament; do
+for name in trivial "${NAMES[@]}"; do
   code=$(curl -s -o /dev/null -w '%{http_code}' "${URLS[$name]}")
-  [ "$code" = 200 ] || { echo "$name: HTTP $code at ${URLS[$name]}"; exit 1; }
+  [ "$code" = 200 ] || { echo "${LABELS[$name]}: HTTP $code at ${URLS[$name]}"; exit 1; }
 done
 
 if [ "$RATE" != 0 ]; then
@@ -167,7 +190,7 @@ echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, load a
 if [ "$RATE" != 0 ]; then WHEN="under writes"; else WHEN="without writes"; fi
 echo "pages $WHEN: $RATE saves/s asked into $WRITER_TOURNAMENTS other tournaments, worker running; wrk -c$CONNECTIONS, $DURATION per run, $PAIRS pairs per page"
 declare -A MEDIAN
-for name in standings ranking tournament; do
+for name in "${NAMES[@]}"; do
   for _ in 1 2 3; do curl -fs -o /dev/null "${URLS[$name]}"; done
   ratios=()
   for pair in $(seq 1 "$PAIRS"); do
@@ -175,7 +198,7 @@ for name in standings ranking tournament; do
     read -r p_rps p_p50 p_err < <(measure "${URLS[$name]}")
     ratio=$("$PYTHON" -c "import sys; print(f'{float(sys.argv[2]) / float(sys.argv[1]):.4f}')" "$t_rps" "$p_rps")
     ratios+=("$ratio")
-    echo "  $name pair $pair: trivial $t_rps requests/s (p50 $t_p50) ${t_err}| $name $p_rps requests/s (p50 $p_p50) ${p_err}| ratio $("$PYTHON" -c "import sys; print(f'{float(sys.argv[1]):.1%}')" "$ratio")"
+    echo "  ${LABELS[$name]} pair $pair: trivial $t_rps requests/s (p50 $t_p50) ${t_err}| page $p_rps requests/s (p50 $p_p50) ${p_err}| ratio $("$PYTHON" -c "import sys; print(f'{float(sys.argv[1]):.1%}')" "$ratio")"
   done
   MEDIAN[$name]=$("$PYTHON" -c "import statistics, sys; print(statistics.median(map(float, sys.argv[1:])))" "${ratios[@]}")
 done
@@ -208,8 +231,9 @@ print(f"worker: {len(done)} replays done (median {median} each), {failed} failed
       f"ranking {'current' if health.pending() is None else 'waiting for a replay'} at the end")
 EOF
 echo "machine at the end: load average $(cut -d' ' -f1-3 /proc/loadavg)"
-for name in standings ranking tournament; do
+for name in "${NAMES[@]}"; do
   "$PYTHON" -c "import sys; r = float(sys.argv[2]); print(f'{sys.argv[1]} / trivial {sys.argv[4]}: median {r:.1%} of {sys.argv[3]} pairs (target >= 60%: {\"met\" if r >= 0.6 else \"MISSED\"})')" \
-    "$name" "${MEDIAN[$name]}" "$PAIRS" "$WHEN"
+    "${LABELS[$name]}" "${MEDIAN[$name]}" "$PAIRS" "$WHEN"
 done
+for line in "${SKIPPED[@]}"; do echo "$line"; done
 [ "$WRITER_STATUS" -eq 0 ] || echo "the writer had refused saves (status $WRITER_STATUS)"

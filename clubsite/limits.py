@@ -73,6 +73,7 @@ LIMITS: dict[str, Limit] = {
         Limit("reset", 10, 60 * 60, _SHARED),
         # per network: answers computed for each visitor (never from the page cache)
         Limit("calculator", 60, 10 * 60, _SHARED),
+        Limit("player-search", 300, 10 * 60, _SHARED),  # the calculator's search as one types
         # per target, from any network
         Limit(
             "signup-name",

@@ -20,8 +20,9 @@ Freshness (correctness first: a cached page never shows a stale result after a s
 * Any committed change draws a new token for the scopes whose pages show it (``changed``):
   saves and deletions seen through the models' signals (``connect_signals``, one ``Rule`` per
   model: services, CSV imports, the Django admin, the shell alike), and the bulk writes that
-  send no signal call ``changed(...)`` themselves (ledger replays: ``RANKING``; restore and
-  the data generator: ``ALL``). The tokens are drawn when the transaction commits (one per
+  send no signal call ``changed(...)`` themselves (ledger replays, when they commit:
+  ``RANKING``; restore and the data generator: ``ALL``). A save that only queues a replay
+  changes no ``RANKING`` page: it changes their notice (below). The tokens are drawn when the transaction commits (one per
   scope per transaction, one ``set_many``), before the view that saved returns its answer,
   so every request that starts after a save is answered from the new data. A row whose
   tournament cannot be told (moved to another one, gone) changes ``ALL``.
@@ -46,19 +47,42 @@ Each process also keeps the last few pages it served (``LOCAL_ENTRIES``) in memo
 same key: an entry is immutable (a new generation is a new key), so this holds no state that
 another server could contradict.
 
+**Notices** (``register_notice``): what a page of a scope says about work under way is decided
+when the page is served, not when it is computed. The ranking's pages say "updating since …"
+while a ledger replay waits: a save that queues a replay draws no new generation (their figures
+do not change until the replay commits, which draws ``RANKING`` once); it keeps the notice's
+state in the shared cache instead (``set_notice``, after its commit), under ``notice_key``, read
+in the same ``get_many`` as the generations (a hit still costs one query). A page computed to be
+stored holds a marker where the notice goes (``notice_marker``, asked by its template), replaced
+by the notice, or by nothing, whenever the page is served; the ETag then carries a digest of
+the state shown (a browser's copy without the notice is not "not modified"). The state is never
+trusted beyond what the database says: it lives ``NOTICE_TIMEOUT`` seconds; a new generation of
+its scope (after the new tokens are set), and the end of the work (``renew_notice``), forget it
+and ask ``Notice.state()`` (the database) again, as does a reader that finds none; the answer
+is kept with ``add``, which never overwrites the state a save kept meanwhile. So every request that starts after a save shows the notice,
+and the ranking's figures are new once the replay commits.
+
 Herd protection: when a page's generation changes, every reader of that page misses at once.
 On a miss, the first request takes the page key's compute lock in the shared cache
-(``cache.add`` of ``LOCK_KEY_PREFIX + key``, ``LOCK_TIMEOUT`` seconds) and computes the page;
-the others poll the page and the lock together (one ``get_many`` every ``POLL_INTERVAL``, at
-most ``WAIT_LIMIT``) and serve the page once it is stored, so it is computed once per server
-farm, not once per concurrent reader. The lock is deleted once the page is stored or the
-computing failed; an answer that may not be stored (a 404, a cookie, too large) leaves the
-``NOT_STORABLE`` marker in its place for ``LOCK_TIMEOUT``. A waiter that finds that marker, or
-neither page nor lock (the computing failed, or the lock of a killed process expired), or that
-waited its bound, computes the page itself at once. The key holds the generations, so a waiter is only ever served
-a page of the generations it read itself: a request that starts after a save reads the new
-generations, hence another key and another lock, never the older page being computed. A hit
-costs what it did (one query); any cache error falls back to computing.
+(``cache.add`` of ``LOCK_KEY_PREFIX + key``, ``LOCK_TIMEOUT`` seconds) and computes the page,
+renewing the lock every ``LOCK_RENEW`` seconds meanwhile (``_Heartbeat``, for
+``LOCK_MAX_HOLD`` at most): the lock outlives any computation of a living holder and expires
+``LOCK_TIMEOUT`` seconds after its holder died. The others poll the page and the lock together
+(one ``get_many``, every ``POLL_INTERVAL`` seconds, then half as long again each time up to
+``POLL_MAX``) for as long as the lock is held, and serve the page once it is stored: it is
+computed once per server farm, whatever it takes, not once per concurrent reader. A page that
+shows a notice is also noted, when stored, as the latest page of its address
+(``LATEST_KEY_PREFIX`` and the key without generations: its tokens, key and time); a waiter for such a page
+is served that earlier page at once, the notice forced on it (``Stale``), when only the scopes
+the notice covers are older (the ranking's figures while its replay or recomputation is under
+way), without an ETag. The lock is deleted once the page is stored or the computing failed; an
+answer that may not be stored (a 404, a cookie, too large) leaves the ``NOT_STORABLE`` marker
+in its place for ``LOCK_TIMEOUT``. A waiter that finds that marker, or neither page nor lock
+(the computing failed, or the lock of a dead process expired), computes the page itself at
+once. The key holds the generations, so a waiter is only ever served a page of the generations
+it read itself, or an earlier one under the notice: a request that starts after a save reads
+the new generations, hence another key and another lock. A hit costs what it did (one query);
+any cache error falls back to computing.
 
 The key also makes the page's ETag: a phone that refreshes a page that has not changed gets a
 304 without the page being read at all.
@@ -87,25 +111,29 @@ readers (never served from the cache) go through the same slots.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import logging
 import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, partial, wraps
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models.signals import m2m_changed, post_delete, post_init, post_save
 from django.http import HttpResponse, HttpResponseNotModified, HttpResponseRedirect, QueryDict
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from clubsite import once
@@ -121,12 +149,26 @@ MAX_BODY = 8 * 1024 * 1024  # bytes: a larger page is served but not stored
 LOCAL_ENTRIES = 32
 #: The compute lock of a page key (herd protection): its cache key is this prefix and the key.
 LOCK_KEY_PREFIX = "clubsite:pagelock:"
-#: Seconds a compute lock lives: a process killed while computing holds it no longer.
+#: Seconds a compute lock lives unless its holder renews it: a process killed while computing
+#: holds it no longer than this after its last renewal.
 LOCK_TIMEOUT = 5
-#: Seconds a request waits at most for the page another request computes.
-WAIT_LIMIT = LOCK_TIMEOUT
-#: Seconds between two looks at the shared cache while waiting.
+#: Seconds between two renewals of a compute lock by its living holder (``_Heartbeat``).
+LOCK_RENEW = 1.5
+#: Seconds a holder renews its lock at most: a computation stuck longer than this lets another
+#: request try (the app server's own timeout has usually ended it long before).
+LOCK_MAX_HOLD = 120
+#: Seconds a request waits at most for the page another request computes: the lock ends every
+#: wait first (it lives as long as its holder computes, ``LOCK_MAX_HOLD`` at most).
+WAIT_LIMIT = LOCK_MAX_HOLD + LOCK_TIMEOUT
+#: Seconds between the first two looks at the shared cache while waiting; each next wait is
+#: half as long again, up to ``POLL_MAX`` (a long computation is not slowed by its waiters).
 POLL_INTERVAL = 0.015
+POLL_MAX = 0.1
+#: The latest stored page of an address that shows a notice (``register_notice``): its cache
+#: key is this prefix and the address's variant key (``page_key`` without generations).
+LATEST_KEY_PREFIX = "clubsite:pagelatest:"
+#: Seconds a notice's state is kept in the shared cache; then the next reader asks again.
+NOTICE_TIMEOUT = 30
 #: What the computing request leaves under the lock key (for ``LOCK_TIMEOUT``) when its answer
 #: may not be stored (a 404, a cookie, too large): the others compute it at once, unwaited.
 NOT_STORABLE = "not storable"
@@ -226,6 +268,8 @@ def _draw(scopes) -> None:
         _cache().set_many({generation_key(s): uuid.uuid4().hex for s in scopes}, None)
     except Exception:
         log.exception("page cache: could not draw new generations for %s", sorted(scopes))
+    # after the new tokens: the notice kept for the old data is asked again
+    renew_notice(*(s for s in _notices if ALL in scopes or s in scopes))
 
 
 class _Draw(Collector):
@@ -254,6 +298,151 @@ def changed(*scopes: str, using: str | None = None) -> None:
         transaction.on_commit(partial(_draw, frozenset(scopes)), using=using, robust=True)
         return
     draw.scopes.update(scopes)
+
+
+# --- notices: what the pages of a scope say at serve time ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A notice that the pages of ``scope`` show while something is under way (the ranking's
+    "updating since …" while a replay waits), decided when a page is served, not when it is
+    computed: a change that only starts such work draws no new generation.
+
+    ``state()``: the state from the database (None: nothing under way; a hashable value
+    otherwise); ``render(state)``: the notice's HTML in the active language ("" for None;
+    ``Stale`` for an earlier page served while the current one is computed)."""
+
+    scope: str
+    state: Callable[[], Any]
+    render: Callable[[Any], str]
+
+
+@dataclass(frozen=True)
+class Stale:
+    """The notice state of an earlier page served while the current one is being computed:
+    ``state`` as kept for the scope (None: only the recomputation is under way), and
+    ``stored_at`` when that earlier page was computed (the time of its figures)."""
+
+    state: Any
+    stored_at: datetime.datetime
+
+
+_notices: dict[str, Notice] = {}
+_fragments: OrderedDict[tuple, str] = OrderedDict()  # (scope, language, state) → rendered notice
+_FRAGMENTS = 16
+_COMPUTING = "_pagecache_notices"  # request attribute: notice scopes of a page being stored
+
+
+def register_notice(scope: str, *, state, render) -> None:
+    """Give the pages of ``scope`` a notice (``Notice``; an app's ``ready()``). Its templates
+    ask ``notice_marker`` where it goes."""
+    _notices[scope] = Notice(scope, state, render)
+
+
+def notice_key(scope: str) -> str:
+    """The shared cache's key of ``scope``'s notice state: ``(state,)``, read in the same
+    ``get_many`` as the generations."""
+    return generation_key(scope) + ":notice"
+
+
+def _marker(scope: str) -> str:
+    return f"<!--pagecache:notice:{scope}-->"
+
+
+def notice_marker(request, scope: str) -> str | None:
+    """Where ``scope``'s notice goes in the page ``request`` is computing: a marker (an HTML
+    comment, safe) while the page is computed to be stored in the shared cache, replaced by
+    the notice whenever the page is served; None otherwise (a logged-in reader, the cache
+    off: the template shows the state the view read)."""
+    if scope in getattr(request, _COMPUTING, ()):
+        return mark_safe(_marker(scope))  # noqa: S308 - a constant comment
+    return None
+
+
+def set_notice(scope: str, state) -> None:
+    """Keep ``state`` (not None) as ``scope``'s notice state for ``NOTICE_TIMEOUT`` seconds:
+    every page of the scope served from now on shows it, without a new generation. Call it
+    after the change that started the work committed (a reader that asked the database
+    before it must not keep "nothing"). Cache errors are logged."""
+    if state is None:
+        return
+    try:
+        _cache().set(notice_key(scope), (state,), NOTICE_TIMEOUT)
+    except Exception:
+        log.exception("page cache: could not keep the notice of %s", scope)
+
+
+def renew_notice(*scopes: str) -> None:
+    """Forget the notice state kept for ``scopes`` and ask ``Notice.state()`` (the database)
+    again, once here rather than by every reader that would find none: after the work it
+    tells of ended or its data changed. Safe in any order with a save's ``set_notice``: the
+    answer is kept with ``add``, never over a state kept meanwhile. Errors are logged."""
+    if not scopes:
+        return
+    try:
+        _cache().delete_many([notice_key(scope) for scope in scopes])
+        for scope in scopes:
+            _cache().add(notice_key(scope), (_notices[scope].state(),), NOTICE_TIMEOUT)
+    except Exception:
+        log.exception("page cache: could not renew the notice of %s", sorted(scopes))
+
+
+def _read(scopes) -> tuple[dict[str, str | None], dict[str, Any]]:
+    """The generations of ``scopes`` and the notice states of those with a notice, in ONE
+    ``get_many``. A notice state missing from the cache (expired, forgotten after a new
+    generation) is asked of ``Notice.state()`` and kept with ``add`` (never over a state a
+    save kept meanwhile)."""
+    keys = {scope: generation_key(scope) for scope in scopes}
+    noticed = {scope: notice_key(scope) for scope in scopes if scope in _notices}
+    found = _cache().get_many([*keys.values(), *noticed.values()])
+    states = {}
+    for scope, key in noticed.items():
+        kept = found.get(key)
+        if kept is None:
+            kept = (_notices[scope].state(),)
+            _cache().add(key, kept, NOTICE_TIMEOUT)
+        states[scope] = kept[0]
+    return {scope: found.get(key) for scope, key in keys.items()}, states
+
+
+def _fragment(scope: str, state) -> str:
+    """``scope``'s notice for ``state`` (a ``Stale`` too) in the active language ("" for None),
+    rendered once per state and language in this process."""
+    if state is None:
+        return ""
+    cache_key = (scope, get_language(), state)
+    with _local_lock:
+        html = _fragments.get(cache_key)
+    if html is None:
+        html = _notices[scope].render(state)
+        with _local_lock:
+            _fragments[cache_key] = html
+            while len(_fragments) > _FRAGMENTS:
+                _fragments.popitem(last=False)
+    return html
+
+
+def _noticed(content: bytes, states: dict[str, Any], stored_at=None) -> bytes:
+    """``content`` with each notice marker replaced by its notice for ``states``; a stale page
+    (``stored_at``: when it was computed) always shows it (``Stale``)."""
+    for scope, state in states.items():
+        marker = _marker(scope).encode()
+        if marker in content:
+            shown = state if stored_at is None else Stale(state, stored_at)
+            content = content.replace(marker, _fragment(scope, shown).encode(), 1)
+    return content
+
+
+def _etag(key: str, states: dict[str, Any]) -> str:
+    """The ETag of the page of ``key`` served with the notice ``states``: the key's first 40
+    digits, and a digest of the states shown when any is not None (a browser's copy without
+    the notice is not "not modified" once the notice shows)."""
+    shown = {scope: state for scope, state in states.items() if state is not None}
+    if not shown:
+        return f'"{key[:40]}"'
+    digest = hashlib.sha256(repr(sorted(shown.items())).encode()).hexdigest()[:8]
+    return f'"{key[:40]}.{digest}"'
 
 
 # --- which scopes a saved row changes -----------------------------------------------------------
@@ -584,12 +773,16 @@ def _storable(request, response) -> bool:
     )
 
 
-def _get(key: str) -> tuple[bytes, dict] | None:
+def _get(key: str, shared: bool = True) -> tuple[bytes, dict] | None:
+    """The page of ``key`` from this process's memory, else (``shared``) from the shared
+    cache."""
     with _local_lock:
         entry = _local.get(key)
         if entry is not None:
             _local.move_to_end(key)
             return entry
+    if not shared:
+        return None
     entry = _cache().get(PAGE_KEY_PREFIX + key)
     if entry is not None:
         _remember(key, entry)
@@ -615,78 +808,159 @@ def _put(key: str, response) -> None:
     _remember(key, entry)
 
 
-def _response(entry: tuple[bytes, dict]) -> HttpResponse:
+def _response(entry: tuple[bytes, dict], states=None, stored_at=None) -> HttpResponse:
+    """The answer made of a stored ``entry``, its notice markers replaced (``_noticed``)."""
     content, headers = entry
-    response = HttpResponse(content)
+    response = HttpResponse(_noticed(content, states, stored_at) if states else content)
     for name, value in headers.items():
         response[name] = value
     return response
 
 
+def _stale_from(latest, key: str, tokens: dict) -> tuple[tuple[bytes, dict], Any] | None:
+    """The earlier page an address's ``latest`` note names, when it may stand in for page
+    ``key`` while that is computed: every scope but those with a notice at the generation the
+    reader read (only what the notice covers is older), and still stored. ``(entry,
+    stored_at)`` or None."""
+    if latest is None:
+        return None
+    old_tokens, old_key, stored_at = latest
+    if old_key == key or any(
+        old_tokens.get(scope) != token for scope, token in tokens.items() if scope not in _notices
+    ):
+        return None
+    entry = _get(old_key)
+    return None if entry is None else (entry, stored_at)
+
+
 def _claim(
-    key: str, *, hold: float = LOCK_TIMEOUT, wait: float = WAIT_LIMIT
-) -> tuple[str | None, tuple[bytes, dict] | None]:
+    key: str,
+    *,
+    hold: float = LOCK_TIMEOUT,
+    wait: float = WAIT_LIMIT,
+    latest: str | None = None,
+    tokens: dict | None = None,
+) -> tuple[str | None, tuple[bytes, dict] | None, Any]:
     """On a miss of page ``key`` (herd protection): take its compute lock, or wait for the
-    request that holds it. Returns ``(token, None)`` when this request took the lock (it
-    computes the page, then ``_release``s it), ``(None, entry)`` when the page appeared while
-    waiting, ``(None, None)`` when this request must compute the page itself, without lock:
-    the computing request left ``NOT_STORABLE``, ``WAIT_LIMIT`` passed, or the cache failed
-    (logged). A lock released without a page (the computing request failed) or expired (its
-    process was killed) is taken again by one of the waiters.
+    request that holds it. Returns ``(token, None, None)`` when this request took the lock (it
+    computes the page, renewing the lock meanwhile, then ``_release``s it), ``(None, entry,
+    None)`` when the page appeared while waiting, ``(None, entry, stored_at)`` for an earlier
+    page of the same address served meanwhile (``latest``: its variant key, given for pages
+    that show a notice; ``_stale_from``), ``(None, None, None)`` when this request must
+    compute the page itself, without lock: the computing request left ``NOT_STORABLE``, the
+    wait passed its bound, or the cache failed (logged). A lock released without a page (the
+    computing request failed) or expired (its process died) is taken again by one waiter.
 
     The lock is ``clubsite.once.claim_or_wait`` on ``LOCK_KEY_PREFIX + key`` for ``hold``
-    seconds (``LOCK_TIMEOUT``), waiting ``wait`` at most (``WAIT_LIMIT``; a heavy output: 0, and
-    ``BUSY`` instead of ``(None, None)`` when another request holds it); a waiter reads the page and the lock in one ``get_many`` every
-    ``POLL_INTERVAL`` seconds.
-    The key holds the generations, so the page waited for is of the generations this request
-    read: never older."""
+    seconds (``LOCK_TIMEOUT``, renewed while computing: ``_Heartbeat``); a waiter waits as
+    long as it is held (``wait``: ``WAIT_LIMIT``; a heavy output: 0, and ``BUSY`` instead of
+    ``(None, None, None)`` when another request holds it), reading the page, the lock and the
+    latest note in one ``get_many`` every ``POLL_INTERVAL`` to ``POLL_MAX`` seconds. The key
+    holds the generations, so the page waited for is of the generations this request read:
+    never older; an earlier page only where the notice says so."""
     lock_key = LOCK_KEY_PREFIX + key
     page = PAGE_KEY_PREFIX + key
+    keys = [page, lock_key] + ([LATEST_KEY_PREFIX + latest] if latest else [])
     token = uuid.uuid4().hex
+    pause = [POLL_INTERVAL]
 
     def look():
-        found = _cache().get_many([page, lock_key])
+        found = _cache().get_many(keys)
         if found.get(page) is not None:
-            return once.DONE, found[page]
+            return once.DONE, (found[page], None)
         lock = found.get(lock_key)
         if lock == NOT_STORABLE:
-            return once.DONE, None
-        return (once.FREE, None) if lock is None else (once.HELD, None)
+            return once.DONE, (None, None)
+        if lock is None:
+            return once.FREE, None
+        if latest:
+            stale = _stale_from(found.get(keys[2]), key, tokens)
+            if stale is not None:
+                return once.DONE, stale
+        return once.HELD, None
+
+    def sleep(seconds):
+        time.sleep(pause[0])  # this module's clock (tests count waits)
+        pause[0] = min(POLL_MAX, pause[0] * 1.5)
 
     try:
-        claim = once.claim_or_wait(
-            _cache(),
-            lock_key,
-            token,
-            hold=hold,
-            wait=wait,
-            poll=POLL_INTERVAL,
-            look=look,
-            sleep=lambda seconds: time.sleep(seconds),  # this module's clock (tests count waits)
-        )
+        first = look() if latest else None  # a hit, or the earlier page, without a write
+        if first is not None and first[0] == once.DONE:
+            claim = once.Claim(taken=False, outcome=first[1])
+        else:
+            claim = once.claim_or_wait(
+                _cache(),
+                lock_key,
+                token,
+                hold=hold,
+                wait=wait,
+                poll=POLL_INTERVAL,
+                look=look,
+                sleep=sleep,
+            )
     except Exception:
         log.exception("page cache: could not lock or wait for a page")
-        return None, None
+        return None, None, None
     if claim.taken:
-        return token, None
+        return token, None, None
     if claim.timed_out and not wait:
-        return BUSY, None
-    if claim.outcome is not None:
-        _remember(key, claim.outcome)
-    return None, claim.outcome
+        return BUSY, None, None
+    if claim.outcome is None:
+        return None, None, None
+    entry, stored_at = claim.outcome
+    if entry is not None and stored_at is None:
+        _remember(key, entry)
+    return None, entry, stored_at
 
 
 #: What ``_claim`` returns as its token when it may not wait and another request holds the lock.
 BUSY = "busy"
 
 
+class _Heartbeat:
+    """Keeps a compute lock alive while its holder computes: a thread that renews it
+    (``cache.touch`` for ``LOCK_TIMEOUT``) every ``LOCK_RENEW`` seconds, for ``LOCK_MAX_HOLD``
+    seconds at most, until ``stop``. So the lock outlives any computation of a living holder
+    and expires ``LOCK_TIMEOUT`` seconds after its holder died. ``renewed``: the
+    ``time.monotonic()`` of the last renewal (or of the taking). A computation shorter than
+    ``LOCK_RENEW`` touches nothing; the thread closes the database connection it may have
+    opened (the database cache)."""
+
+    def __init__(self, lock_key: str):
+        self.lock_key = lock_key
+        self.renewed = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="pagecache-lock", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        taken = self.renewed
+        try:
+            while not self._stop.wait(LOCK_RENEW):
+                if time.monotonic() - taken >= LOCK_MAX_HOLD:
+                    return
+                try:
+                    if not _cache().touch(self.lock_key, LOCK_TIMEOUT):
+                        return  # gone (released, or expired): nothing to keep
+                    self.renewed = time.monotonic()
+                except Exception:
+                    log.exception("page cache: could not renew a compute lock")
+        finally:
+            connections.close_all()
+
+    def stop(self) -> float:
+        """Stop renewing; returns the time of the last renewal (``renewed``)."""
+        self._stop.set()
+        return self.renewed
+
+
 def _release(
     key: str, token: str, since: float, storable: bool, hold: float = LOCK_TIMEOUT
 ) -> None:
-    """Release the compute lock ``token`` of page ``key`` taken at ``since``
+    """Release the compute lock ``token`` of page ``key`` last renewed (or taken) at ``since``
     (``time.monotonic()``): deleted (after the page was stored, or the computing failed), or
     replaced by ``NOT_STORABLE`` when the answer may not be stored. A lock that may have
-    expired (held for ``LOCK_TIMEOUT - 1`` seconds or more: backends round expiries to the
+    expired (not renewed for ``hold - 1`` seconds or more: backends round expiries to the
     second) is left alone: it may be another request's by now. Cache errors are logged."""
     lock_key = LOCK_KEY_PREFIX + key
     try:
@@ -880,15 +1154,16 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
                 return _made_in_a_slot(view, request, args, kwargs)
             return view(request, *args, **kwargs)
         try:
-            tokens = generations(declared(request, args, kwargs))
+            tokens, states = _read(declared(request, args, kwargs))
             missing = [scope for scope, token in tokens.items() if token is None]
             key = etag = entry = None
             not_modified = False
             if not missing:
                 key = page_key(request, tokens, heavy=heavy, reader=reader)
-                etag = f'"{key[:40]}"'
+                etag = _etag(key, states)
                 not_modified = etag in parse_etags(request.headers.get("If-None-Match", ""))
-                entry = None if not_modified else _get(key)
+                # a page with a notice: from the shared cache with its lock and latest note
+                entry = None if not_modified else _get(key, shared=not states)
         except Exception:  # the cache server is down: every page is computed, as without cache
             log.exception("page cache: unavailable")
             if heavy:
@@ -898,16 +1173,27 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
             response = HttpResponseNotModified()
             response["ETag"] = etag
             return response
-        lock = slot = None
+        lock = slot = beat = stored_at = None
+        # the address without its generations: an earlier page of it may stand in (notices)
+        latest = None
+        if entry is None and states:
+            latest = page_key(request, {}, heavy=heavy, reader=reader)
         if entry is None and key is not None:
             # A miss: one request computes the page, the others wait for it (herd protection;
-            # a heavy output: they are told to come back).
-            lock, entry = _claim(key, hold=hold, wait=0 if heavy else WAIT_LIMIT)
-            since = time.monotonic()
+            # a heavy output: they are told to come back; a page with a notice: the earlier
+            # page, with the notice, when only what the notice covers is older).
+            lock, entry, stored_at = _claim(
+                key, hold=hold, wait=0 if heavy else WAIT_LIMIT, latest=latest, tokens=tokens
+            )
             if lock == BUSY:
                 return preparing(request)
+            if lock is not None and not heavy:
+                beat = _Heartbeat(LOCK_KEY_PREFIX + key)
+            since = time.monotonic()
         if entry is not None:
-            response = _response(entry)
+            response = _response(entry, states, stored_at)
+            if stored_at is not None:  # an earlier page: no ETag, the next request asks again
+                return response
         else:
             stored = None
             try:
@@ -915,6 +1201,7 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
                     slot = _take_slot()
                     if slot is None:
                         return preparing(request)  # the lock is released below: no page
+                setattr(request, _COMPUTING, set(states))  # notices: markers (notice_marker)
                 response = _compute(view, request, args, kwargs)
                 storable, location = _canonical(request, reads) if reads else (True, None)
                 if location is not None:
@@ -923,18 +1210,21 @@ def cached_page(view=None, *, scopes=None, params=(), computed=(), heavy=False):
                     storable = False
                 if not storable or not _storable(request, response):
                     if lock is not None:
+                        since = beat.stop() if beat is not None else since
                         _release(key, lock, since, storable=False, hold=hold)
                         lock = None
-                    return response
-                stored = _store(request, response, key, tokens, missing, heavy, reader)
+                    return _with_notices(response, states)
+                stored = _store(request, response, key, tokens, missing, heavy, reader, latest)
             finally:
                 if slot is not None:
                     _free_slot(slot)
                 if lock is not None:  # stored, failed or raised: the waiters look again
+                    since = beat.stop() if beat is not None else since
                     _release(key, lock, since, storable=True, hold=hold)
+            response = _with_notices(response, states)
             if stored is None:
                 return response
-            etag = f'"{stored[:40]}"'
+            etag = _etag(stored, states)
         response["ETag"] = etag
         return response
 
@@ -951,11 +1241,22 @@ def _compute(view, request, args, kwargs):
         return view(request, *args, **kwargs)
 
 
-def _store(request, response, key, tokens, missing, heavy=False, reader="") -> str | None:
+def _with_notices(response, states):
+    """A computed ``response`` with its notice markers replaced (``_noticed``)."""
+    if states and not response.streaming:
+        response.content = _noticed(response.content, states)
+    return response
+
+
+def _store(
+    request, response, key, tokens, missing, heavy=False, reader="", latest=None
+) -> str | None:
     """Store the storable ``response`` under ``key``, or, when ``missing`` names scopes of
     ``tokens`` without a generation (``key`` is then None), draw them and store it under the
-    key they make. Returns the key it was stored under; None when it was not stored (a save
-    drew a missing generation meanwhile, or the cache failed: logged)."""
+    key they make; a page that shows a notice (its marker is in it) is also noted as the
+    latest of its address ``latest`` (the variant key). Returns the key it was stored under;
+    None when it was not stored (a save drew a missing generation meanwhile, or the cache
+    failed: logged)."""
     try:
         if missing:
             # A scope without a generation (first request, cache emptied): one is drawn only
@@ -967,7 +1268,13 @@ def _store(request, response, key, tokens, missing, heavy=False, reader="") -> s
                 if not _cache().add(generation_key(scope), tokens[scope], None):
                     return None
             key = page_key(request, tokens, heavy=heavy, reader=reader)
+        marked = latest is not None and any(
+            _marker(scope).encode() in response.content for scope in tokens if scope in _notices
+        )
         _put(key, response)
+        if marked:  # the latest page of its address (``_stale_from``)
+            note = (dict(tokens), key, timezone.now())
+            _cache().set(LATEST_KEY_PREFIX + latest, note, PAGE_TIMEOUT)
         return key
     except Exception:
         log.exception("page cache: could not store a page")

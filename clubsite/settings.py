@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "clubsite.http.HeadWithoutBodyMiddleware",  # HEAD: GET's headers, no body (any server)
     "django.middleware.security.SecurityMiddleware",
     "clubsite.http.PrivatePagesMiddleware",  # /gestion/ and /admin/: Cache-Control private, no-store
+    "clubsite.compression.CompressionMiddleware",  # gzip/br of large answers without secrets
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

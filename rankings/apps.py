@@ -9,4 +9,11 @@ class RankingsConfig(AppConfig):
 
     def ready(self):
         # Imported here, not at the top: Django imports this module before the models exist.
-        from rankings import signals  # noqa: F401  (connects the ledger replay)
+        from clubsite import pagecache
+        from rankings import context_processors, health, signals  # noqa: F401  (signals: the replay)
+
+        # The ranking pages say "updating since …" while a replay waits: decided when a page
+        # is served, so a save that queues a replay leaves the stored pages as they are.
+        pagecache.register_notice(
+            pagecache.RANKING, state=health.notice_state, render=context_processors.pending_notice
+        )

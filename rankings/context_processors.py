@@ -3,6 +3,11 @@ waits for its replay (``rankings.health``)."""
 
 from __future__ import annotations
 
+from functools import partial
+
+from django.template.loader import render_to_string
+
+from clubsite import pagecache
 from rankings import health, tasks
 from tournaments.permissions import can_enter_manage_area
 
@@ -23,7 +28,11 @@ def ledger_health(request) -> dict:
 
         return health.attention()
 
-    return {"ledger_attention": attention, "ledger_pending": _pending}
+    return {
+        "ledger_attention": attention,
+        "ledger_pending": _pending,
+        "ledger_pending_marker": partial(pagecache.notice_marker, request, pagecache.RANKING),
+    }
 
 
 def _pending():
@@ -33,3 +42,17 @@ def _pending():
     ranking pages (``rankings/_ledger_pending.html``)."""
 
     return tasks.pending()
+
+
+def pending_notice(state) -> str:
+    """The "updating since …" notice of the ranking pages for ``state``, as the page cache puts
+    it into a stored page when it serves it (``pagecache.register_notice``, ``rankings.apps``):
+    ``state`` a ``health.Pending``, or ``pagecache.Stale`` for an earlier page served while the
+    current one is computed (updating since the waiting change, else since that page was
+    computed; its figures of that time); "" for None."""
+    if isinstance(state, pagecache.Stale):
+        since = state.state.since if state.state is not None else state.stored_at
+        state = health.Pending(since=since, current_at=state.stored_at, count=0)
+    if state is None:
+        return ""
+    return render_to_string("rankings/_ledger_pending.html", {"ledger_pending": state})

@@ -44,6 +44,29 @@ def pages_changed() -> None:
     pagecache.changed(pagecache.RANKING)
 
 
+def pending_published() -> None:
+    """Call once a ``ReplayRequest`` committed: the ranking pages served from the page cache say
+    "updating since …" from now on (``pending()`` kept as the ``RANKING`` notice's state,
+    ``rankings.apps``), without a new generation: their figures change when the replay
+    commits (``pages_changed`` in its transaction), not before. Two queries."""
+    pagecache.set_notice(pagecache.RANKING, notice_state())
+
+
+def notice_state() -> Pending | None:
+    """``pending()`` as the ranking pages' notice shows it (``since``, ``current_at``; ``count``
+    0, not shown): the ``RANKING`` notice's state (``rankings.apps``), so another save that
+    waits too changes neither the notice nor the pages' ETags. Two queries at most."""
+    waiting = pending()
+    return None if waiting is None else Pending(waiting.since, waiting.current_at, 0)
+
+
+def replay_ended() -> None:
+    """Call after a background replay returned (committed, found nothing, or failed): the page
+    cache asks ``notice_state()`` again for the ranking pages' notice (a replay that wrote
+    nothing draws no new generation, which would have made it ask). Two queries."""
+    pagecache.renew_notice(pagecache.RANKING)
+
+
 def mark_replayed() -> None:
     """Record, in the replay's transaction, that the ledger was replayed now
     (``LedgerStatus.replayed_at``: the ranking was current at that moment)."""

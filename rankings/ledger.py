@@ -26,6 +26,9 @@ import re
 import zoneinfo
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -34,7 +37,7 @@ from django.db.models import Min, OuterRef, Q, Subquery
 from rankings import elo, health
 from rankings.models import LedgerRow, ReplayRequest, YearRating
 from tournaments import systems
-from tournaments.models import Player, Result, Seat, Table, Tournament
+from tournaments.models import Player, Result, Table, Tournament
 from tournaments.timing import default_played_at  # the games' time when none was given
 
 #: Key used to serialise replays on PostgreSQL (pg_advisory_xact_lock).
@@ -122,9 +125,9 @@ def _moment_text(value) -> str:
         return str(value)[:40]
 
 
-@dataclass(frozen=True)
-class RatedGame:
-    """A rated game in the shape the replay needs (plain data, no model instances)."""
+class RatedGame(NamedTuple):
+    """A rated game in the shape the replay needs (plain data, no model instances; a named
+    tuple: a season's 100,000 games are made in a tenth of a frozen dataclass's time)."""
 
     table_id: int
     tournament_id: int
@@ -158,10 +161,17 @@ def _rated_results_filter(prefix: str = "") -> Q:
     )
 
 
+#: Rows fetched at a time from the read's server-side cursor (PostgreSQL; ``QuerySet.iterator``).
+READ_CHUNK = 20_000
+
+
 def rated_games(
     from_key: str | None = None, *, problems: list[BadGame] | None = None
 ) -> list[RatedGame]:
-    """Every rated game with ``key >= from_key`` (all when None), in ledger order. Two queries.
+    """Every rated game with ``key >= from_key`` (all when None), in ledger order. One query,
+    read in one pass: each rated result joined to its table's seats (a result with no seat
+    still comes, once), ordered by table, side and seat, streamed through a server-side cursor
+    on PostgreSQL (``READ_CHUNK`` rows a fetch); the games are then sorted by their keys.
 
     A bad row (module docstring) is skipped and appended to ``problems`` as a ``BadGame``;
     without a ``problems`` list it raises ``BadGameError``. Whatever ``from_key``, results
@@ -175,8 +185,9 @@ def rated_games(
         results = results.filter(
             Q(played_at__gte=since) | Q(played_at__isnull=True) | Q(played_at__lt=_FIRST_INSTANT)
         )
-    rows = list(
-        results.values_list(
+    rows = (
+        results.order_by("table_id", "table__seats__side", "table__seats__position")
+        .values_list(
             "table_id",
             "table__round__tournament_id",
             "tantos_a",
@@ -185,23 +196,12 @@ def rated_games(
             "table__round__tournament__date",
             "table__round__number",
             "table__number",
+            "table__seats__side",
+            "table__seats__entry__player1_id",
+            "table__seats__entry__player2_id",
         )
+        .iterator(chunk_size=READ_CHUNK)
     )
-    seats = Seat.objects.all()
-    if from_key is not None:
-        seats = seats.filter(table_id__in=[r[0] for r in rows])
-    elif rows:
-        seats = seats.filter(_rated_results_filter("table__result__"))
-    else:
-        seats = seats.none()
-    players: dict[int, dict[str, list[int]]] = {}
-    for table_id, side, p1, p2 in seats.order_by("table_id", "side", "position").values_list(
-        "table_id", "side", "entry__player1_id", "entry__player2_id"
-    ):
-        sides = players.setdefault(table_id, {"A": [], "B": []})
-        sides.setdefault(side, []).append(p1)
-        if p2:
-            sides[side].append(p2)
 
     def bad(table_id: int, code: str, **params) -> None:
         game = BadGame(table_id=table_id, code=code, params=params)
@@ -213,7 +213,9 @@ def rated_games(
     games = []
     # Games of one round share their instant: its key prefix and local year are worked out once.
     instants: dict[dt.datetime, tuple[str, int] | None] = {}
-    for table_id, tournament_id, a, b, played_at, date, round_number, table_number in rows:
+
+    def game(head: tuple, sides: dict[str, list[int]]) -> None:
+        table_id, tournament_id, a, b, played_at, date, round_number, table_number = head
         try:
             when = played_at or default_played_at(date, round_number)
         except (OverflowError, ValueError):
@@ -232,18 +234,17 @@ def rated_games(
                 first=FIRST_YEAR,
                 last=LAST_YEAR,
             )
-            continue
+            return
         key = f"{instant[0]}-{round_number:04d}-{table_number:05d}-{table_id:012d}"  # == order_key(...)
         if from_key is not None and key < from_key:
-            continue
-        sides = players.get(table_id) or {"A": [], "B": []}
+            return
         side_a, side_b = sides.get("A", []), sides.get("B", [])
         if not 1 <= len(side_a) <= 2 or len(side_a) != len(side_b) or set(sides) != {"A", "B"}:
             bad(table_id, "ledger_bad_sides", side_a=len(side_a), side_b=len(side_b))
-            continue
+            return
         if len(set(side_a + side_b)) != len(side_a) + len(side_b):
             bad(table_id, "ledger_player_twice")
-            continue
+            return
         games.append(
             RatedGame(
                 table_id=table_id,
@@ -257,6 +258,19 @@ def rated_games(
                 tantos_b=b,
             )
         )
+
+    # The rows of one table come together (ordered by table), one per seat (side, seat order).
+    for _, seats in groupby(rows, itemgetter(0)):
+        seats = list(seats)
+        sides: dict[str, list[int]] = {"A": [], "B": []}
+        for *_, side, p1, p2 in seats:
+            if side is None:  # a result whose table has no seat
+                continue
+            players = sides.setdefault(side, [])
+            players.append(p1)
+            if p2:
+                players.append(p2)
+        game(seats[0][:8], sides)
     games.sort(key=lambda g: g.key)
     return games
 
@@ -401,26 +415,6 @@ def describe(problems: list[BadGame]) -> list[dict]:
     return out
 
 
-def _write(rows: list[tuple]) -> None:
-    """Insert ledger rows in bulk: COPY on PostgreSQL, one multi-row executemany elsewhere."""
-    if not rows:
-        return
-    table = connection.ops.quote_name(LedgerRow._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(c) for c in COLUMNS)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-        else:
-            marks = ", ".join(["%s"] * len(COLUMNS))
-            adapt = connection.ops.adapt_datetimefield_value
-            cursor.executemany(
-                f"INSERT INTO {table} ({columns}) VALUES ({marks})",
-                [row[:4] + (adapt(row[4]),) + row[5:] for row in rows],
-            )
-
-
 def _lock() -> None:
     """Serialise replays: on PostgreSQL a transaction-level advisory lock; SQLite writes are
     serialised by the database itself."""
@@ -507,26 +501,14 @@ def replay_from(key: str | None, *, progress=None, requests: bool = False) -> Re
                 touched.add_query(old)
                 deleted, _ = old.delete()
             total = sum(len(g.side_a) + len(g.side_b) for g in games)
-            rows = touched.watch(compute_rows(games, states, problems))
-            if connection.vendor == "postgresql":
-                written = _copy_all(rows, progress, total)
-            else:
-                written = 0
-                batch: list[tuple] = []
-                for row in rows:
-                    batch.append(row)
-                    if len(batch) >= BATCH:
-                        _write(batch)
-                        written += len(batch)
-                        batch = []
-                        if progress:
-                            progress(written, total)
-                _write(batch)
-                written += len(batch)
+            rows = compute_rows(games, states, problems)
+            figures = _YearFigures() if start is None else None
+            rows = figures.watch(rows) if figures is not None else touched.watch(rows)
+            written = _write_rows(LedgerRow, COLUMNS, rows, progress, total)
             if progress:
                 progress(written, total)
-            if start is None:
-                refresh_year_ratings()
+            if figures is not None:
+                figures.write()
             else:
                 refresh_year_ratings(touched.players, from_year=touched.first_year)
             skipped = describe(problems)
@@ -701,21 +683,112 @@ def _years_from(cursor, ledger: str, from_year) -> list[int]:
     return [row[0] for row in cursor.fetchall()]
 
 
-def _copy_all(rows: Iterator[tuple], progress, total: int) -> int:
-    """PostgreSQL: stream every row through ONE ``COPY`` while they are computed, so the server
-    indexes rows already sent while Python computes the next Elo steps (two cores overlap;
-    docs/performance.md). Returns the number of rows written."""
-    table = connection.ops.quote_name(LedgerRow._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(c) for c in COLUMNS)
+def copy_types(model, columns: Iterable[str]) -> list[str]:
+    """The PostgreSQL type of each of ``columns`` (field names or attnames) of ``model``'s
+    table, as a binary ``COPY`` needs them (psycopg ``Copy.set_types``): the field's column
+    type without its modifier ("varchar(64)" → "varchar", "bigint", "double precision",
+    "timestamp with time zone", …)."""
+    return [
+        re.sub(r"\(.*\)", "", model._meta.get_field(c).db_type(connection)).strip() for c in columns
+    ]
+
+
+def _write_rows(model, columns: tuple[str, ...], rows: Iterable[tuple], progress=None, total=0):
+    """Write ``rows`` (tuples of ``columns``' values) into ``model``'s table; returns how many.
+
+    PostgreSQL: every row through ONE binary ``COPY`` (``FORMAT BINARY``, the columns' types
+    from ``copy_types``), streamed while the rows are computed, so the server indexes rows
+    already sent while Python computes the next Elo steps (two cores overlap), and no value is
+    formatted as text: integers, floats (IEEE doubles, bit for bit), times (microseconds since
+    2000-01-01 UTC) and strings go as the server stores them. Elsewhere (SQLite): one
+    ``executemany`` INSERT per ``BATCH`` rows, times adapted as Django stores them.
+    ``progress(written, total)`` after every ``BATCH`` rows (docs/performance.md)."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
     written = 0
     with connection.cursor() as cursor:
-        with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-                written += 1
-                if progress and written % BATCH == 0:
+        if connection.vendor == "postgresql":
+            with cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
+                copy.set_types(copy_types(model, columns))
+                for row in rows:
+                    copy.write_row(row)
+                    written += 1
+                    if progress and written % BATCH == 0:
+                        progress(written, total)
+            return written
+        marks = ", ".join(["%s"] * len(columns))
+        adapt = connection.ops.adapt_datetimefield_value
+        times = [
+            i
+            for i, c in enumerate(columns)
+            if model._meta.get_field(c).get_internal_type() == "DateTimeField"
+        ]
+        sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
+        batch: list = []
+        for row in rows:
+            if times:
+                row = list(row)
+                for i in times:
+                    row[i] = adapt(row[i])
+            batch.append(row)
+            if len(batch) >= BATCH:
+                cursor.executemany(sql, batch)
+                written += len(batch)
+                batch = []
+                if progress:
                     progress(written, total)
+        if batch:
+            cursor.executemany(sql, batch)
+            written += len(batch)
     return written
+
+
+class _YearFigures:
+    """The year figures (``YearRating``) of a replay from the first game, read off its rows as
+    they are written (they come in game order, so a (player, year)'s last row is the last one
+    seen): the same figures as ``refresh_year_ratings()`` reads back from the ledger, without
+    reading the ledger again."""
+
+    COLUMNS = ("player_id", "year", "rating", "games", "start_rating", "last_played", "last_key")
+
+    def __init__(self):
+        self.figures: dict[tuple[int, int], list] = {}
+
+    def watch(self, rows: Iterator[tuple]) -> Iterator[tuple]:
+        """Yield ``rows`` (``COLUMNS`` of the ledger) unchanged, noting each one's figures."""
+        figures = self.figures
+        player, year, ng, before, after, when, key = (
+            COLUMNS.index(c)
+            for c in (
+                "player_id",
+                "year",
+                "ng_before",
+                "rating_before",
+                "rating_after",
+                "played_at",
+                "order_key",
+            )
+        )
+        for row in rows:
+            seen = figures.get((row[player], row[year]))
+            if seen is None:  # the year's first game: the rating it began from
+                figures[row[player], row[year]] = [
+                    row[player],
+                    row[year],
+                    row[after],
+                    row[ng] + 1,
+                    row[before],
+                    row[when],
+                    row[key],
+                ]
+            else:
+                seen[2], seen[3], seen[5], seen[6] = row[after], row[ng] + 1, row[when], row[key]
+            yield row
+
+    def write(self) -> None:
+        """Replace every ``YearRating`` row with the figures seen."""
+        YearRating.objects.all().delete()
+        _write_rows(YearRating, self.COLUMNS, list(self.figures.values()))
 
 
 def rebuild(*, progress=None) -> ReplayReport:

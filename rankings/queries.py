@@ -14,11 +14,12 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import connections, router
-from django.db.models import OuterRef, Subquery
+from django.db.models import Case, OuterRef, Subquery, Value, When
 from django.db.models.functions import Collate
 
 from clubsite.numbers import DECIMALS, format_number, rounded
 from rankings.models import LedgerRow, YearRating
+from tournaments import names
 from tournaments.models import Player, Tournament
 
 
@@ -399,3 +400,33 @@ def rating_chart(
         label_size=label_size,
         pad_left=round(pad_l),
     )
+
+
+# --- the calculator's players ----------------------------------------------------------------------
+
+#: The most players the calculator's search offers at once (``players_named``).
+PLAYERS_FOUND = 10
+
+
+def calculator_players():
+    """The players the calculator offers: active, and visible to everyone (not only in a
+    draft tournament: ``Player.objects.public``). A queryset."""
+    return Player.objects.public().filter(active=True)
+
+
+def players_named(text: str, limit: int = PLAYERS_FOUND) -> list[Player]:
+    """The players of ``calculator_players`` whose name contains ``text`` as the site matches
+    names (``names.key``: ignoring case, accents, spacing and invisible characters): those whose
+    whole name is ``text`` first, then by name key and id; at most ``limit``. A text whose key
+    is empty finds nobody (no query). One query."""
+    wanted = names.key(text)
+    if not wanted:
+        return []
+    exact_first = Case(When(name_key=wanted, then=Value(0)), default=Value(1))
+    found = (
+        calculator_players()
+        .filter(name_key__contains=wanted)
+        .order_by(exact_first, "name_key", "pk")
+        .only("full_name", "name_key")
+    )
+    return list(found[:limit])

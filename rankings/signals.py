@@ -78,7 +78,15 @@ class _Requested(Collector):
         self.keys: set[str] = set()
 
     def run(self) -> None:
-        tasks.enqueue_replay()
+        _requested()
+
+
+def _requested() -> None:
+    """A ``ReplayRequest`` committed: the ranking pages say "updating since …" from now on
+    (``health.pending_published``: their stored pages are kept, the replay's commit renews
+    them), and the replay is enqueued."""
+    health.pending_published()
+    tasks.enqueue_replay()
 
 
 def _request(table_ids, keys: set) -> None:
@@ -89,13 +97,9 @@ def _request(table_ids, keys: set) -> None:
     keys = set(keys) - (level.keys if level else set())
     if not tables and not keys:
         return
-    already_waiting = bool(level and (level.tables or level.keys))
-    already_waiting = already_waiting or ReplayRequest.objects.exists()
     ReplayRequest.objects.create(from_key=min(keys) if keys else None, table_ids=sorted(tables))
-    if not already_waiting:  # the ranking pages now say "updating since …"
-        health.pages_changed()
     if level is None:  # outside a transaction: the request is committed already
-        tasks.enqueue_replay()
+        _requested()
         return
     level.tables |= tables
     level.keys |= keys

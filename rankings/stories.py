@@ -24,13 +24,14 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import FilteredRelation, Q
 from django.utils import timezone
 
 from clubsite import pagecache
+from clubsite.routers import use_replica
 from rankings.models import LedgerRow
 from tournaments import systems
-from tournaments.models import Seat, Tournament
+from tournaments.models import Entry, FinalPlace, Seat, Table, Tournament
 
 #: Lines of the player page's lists (partners, rivals) and of head to head's last meetings.
 BEST_PARTNERS = 5
@@ -114,24 +115,33 @@ class Game:
         return WIN if own > other else LOSS if own < other else DRAW
 
 
-def _games(table_filter: Q) -> list[Game]:
+def _games(table_ids: list[int]) -> list[Game]:
     """The games (tables with a result that counts) of published tournaments among the
-    tables ``table_filter`` selects (a filter on ``Seat``, through ``table_id``), with every
-    seated player, in play order (date, round, table). One query for the seats, one per
-    system among them for the outcomes."""
-    rows = list(
-        Seat.objects.filter(table_filter)
+    tables ``table_ids``, with every seated player, in play order (date, round, table).
+    Queries, each reading those tables' rows only (by primary key or the seats' index on the
+    table, never a join over the whole seat or entry table): the tables with their round
+    and tournament (1), their seats (1), the seats' entries with their players' names (1),
+    and one per system among them for the outcomes; none without tables."""
+    if not table_ids:
+        return []
+    tables: dict[int, dict] = {}
+    for (
+        table_id,
+        table_number,
+        round_number,
+        played_at,
+        tournament_id,
+        tournament,
+        slug,
+        system,
+        date,
+    ) in (
+        Table.objects.filter(pk__in=table_ids)
         .filter(Tournament.public_q("round__tournament__"))
         .order_by()
         .values_list(
-            "table_id",
-            "table__number",
-            "side",
-            "entry_id",
-            "entry__player1_id",
-            "entry__player1__full_name",
-            "entry__player2_id",
-            "entry__player2__full_name",
+            "pk",
+            "number",
             "round__number",
             "round__played_at",
             "round__tournament_id",
@@ -140,41 +150,36 @@ def _games(table_filter: Q) -> list[Game]:
             "round__tournament__system",
             "round__tournament__date",
         )
+    ):
+        tables[table_id] = {
+            "table_number": table_number,
+            "round_number": round_number,
+            "tournament_id": tournament_id,
+            "tournament": tournament,
+            "slug": slug,
+            "system": system,
+            "date": timezone.localdate(played_at) if played_at else date,
+            "seats": {},
+        }
+    if not tables:
+        return []
+    seats = list(
+        Seat.objects.filter(table_id__in=list(tables))
+        .order_by()
+        .values_list("table_id", "side", "entry_id")
     )
-    tables: dict[int, dict] = {}
-    for (
-        table_id,
-        table_number,
-        side,
-        entry_id,
-        p1,
-        name1,
-        p2,
-        name2,
-        round_number,
-        played_at,
-        tournament_id,
-        tournament,
-        slug,
-        system,
-        date,
-    ) in rows:
-        t = tables.setdefault(
-            table_id,
-            {
-                "table_number": table_number,
-                "round_number": round_number,
-                "tournament_id": tournament_id,
-                "tournament": tournament,
-                "slug": slug,
-                "system": system,
-                "date": timezone.localdate(played_at) if played_at else date,
-                "seats": {},
-            },
+    players = {
+        pk: ((p1, name1), (p2, name2))
+        for pk, p1, name1, p2, name2 in Entry.objects.filter(
+            pk__in={entry_id for _t, _s, entry_id in seats}
         )
-        for pid, name in ((p1, name1), (p2, name2)):
+        .order_by()
+        .values_list("pk", "player1_id", "player1__full_name", "player2_id", "player2__full_name")
+    }
+    for table_id, side, entry_id in seats:
+        for pid, name in players.get(entry_id, ()):
             if pid is not None:
-                t["seats"][pid] = (side, entry_id, name)
+                tables[table_id]["seats"][pid] = (side, entry_id, name)
     by_system: dict[str, list[int]] = {}
     for table_id, t in tables.items():
         by_system.setdefault(t["system"], []).append(table_id)
@@ -205,11 +210,28 @@ def _games(table_filter: Q) -> list[Game]:
     return games
 
 
-def _tables_of(player_id: int):
-    """The ids of the tables ``player_id`` sat at (a subquery)."""
-    return Seat.objects.filter(
-        Q(entry__player1_id=player_id) | Q(entry__player2_id=player_id)
-    ).values("table_id")
+def _entries_of(*player_ids: int) -> dict[int, list[int]]:
+    """Each of ``player_ids`` → the ids of their entries (player 1 or 2, any tournament). One
+    query, through the entries' indexes on either player."""
+    out: dict[int, list[int]] = {pid: [] for pid in player_ids}
+    rows = Entry.objects.filter(
+        Q(player1_id__in=player_ids) | Q(player2_id__in=player_ids)
+    ).values_list("pk", "player1_id", "player2_id")
+    for pk, p1, p2 in rows:
+        for pid in (p1, p2):
+            if pid in out:
+                out[pid].append(pk)
+    return out
+
+
+def _tables_of(entry_ids: list[int], *, also: list[int] | None = None) -> list[int]:
+    """The ids of the tables the entries ``entry_ids`` sat at (``also``: and, among them, only
+    those one of the entries ``also`` sat at too). One query over those entries' seats only
+    (the seats' index on the entry)."""
+    seats = Seat.objects.filter(entry_id__in=entry_ids)
+    if also is not None:
+        seats = seats.filter(table_id__in=Seat.objects.filter(entry_id__in=also).values("table_id"))
+    return list(seats.order_by().values_list("table_id", flat=True).distinct())
 
 
 # --- head to head --------------------------------------------------------------------------------
@@ -295,10 +317,12 @@ class HeadToHead:
 
 def head_to_head(a_id: int, b_id: int) -> HeadToHead:
     """Head to head of player ``a_id`` against player ``b_id`` (see the module for what
-    counts). Four queries at most whatever the number of games: the seats of the tables both
-    sat at, the outcomes (one per system among them), and ``a``'s ledger rows of the games
-    they met in."""
-    games = _games(Q(table_id__in=_tables_of(a_id)) & Q(table_id__in=_tables_of(b_id)))
+    counts). A fixed number of queries whatever the number of games, each reading only the
+    two players' rows: their entries (1), the tables both sat at (1: their own seats, by the
+    seats' index on the entry), those tables' games (``_games``: 3, and the outcomes, one
+    per system among them), and ``a``'s ledger rows of the games they met in (1)."""
+    entries = _entries_of(a_id, b_id)
+    games = _games(_tables_of(entries[a_id], also=entries[b_id]))
     total, partners = Tally(), Tally()
     tallies: dict[str, Tally] = {}
     met = []
@@ -418,25 +442,43 @@ def _ranked(companions: dict[int, Companion], size: int) -> list[Companion]:
 
 def podiums(player_id: int) -> list[Podium]:
     """The player's final places 1–3 in finished, published tournaments, newest first: the
-    tournaments' final places (``Tournament.final_places_of``, SCORING.md §9), so an entry
-    that played no game there (a withdrawn one with only a bye) has no podium. One query for
-    the tournaments, then ``final_places_of``'s (who played, and per system its entries and
-    its gather: a fixed number of queries whatever the number of tournaments)."""
-    finished = list(
-        _tournaments_of(player_id)
-        .filter(status=Tournament.Status.FINISHED)
-        .distinct()
-        .order_by("-date", "-pk")
-    )
-    places = Tournament.final_places_of(finished)
-    found: dict[int, Podium] = {}
-    for t in finished:
-        for line in places.get(t.pk, ()):
-            if player_id in line.entry.player_ids():
-                if line.place is not None and line.place <= 3:
-                    found[t.pk] = Podium(t.name, t.slug, t.date, line.place, line.place_shared)
-                break
-    return [found[t.pk] for t in finished if t.pk in found]
+    stored final places (``FinalPlace``, kept equal to ``Tournament.final_places``,
+    SCORING.md §9), so an entry that played no game there (a withdrawn one with only a bye)
+    has no podium. One query, from the player's entries (an index): each entry of a finished
+    tournament with the player's stored row; a finished tournament without rows yet has them
+    stored first (``FinalPlace.objects.store``), then the query is read again."""
+    mine = Q(player1_id=player_id) | Q(player2_id=player_id)
+
+    def read():
+        return list(
+            Entry.objects.filter(mine, tournament__status=Tournament.Status.FINISHED)
+            .annotate(
+                stored=FilteredRelation(
+                    "stored_places", condition=Q(stored_places__player_id=player_id)
+                )
+            )
+            .order_by("-tournament__date", "-tournament_id")
+            .values_list(
+                "tournament_id",
+                "tournament__name",
+                "tournament__slug",
+                "tournament__date",
+                "stored__id",
+                "stored__place",
+                "stored__shared",
+            )
+        )
+
+    rows = read()
+    missing = {row[0] for row in rows if row[4] is None}
+    if missing and FinalPlace.objects.store(missing):
+        with use_replica(False):  # what was just written, not a lagging replica
+            rows = read()
+    return [
+        Podium(name, slug, date, place, shared)
+        for _pk, name, slug, date, _stored, place, shared in rows
+        if place is not None and place <= 3
+    ]
 
 
 def peak(player_id: int) -> Peak | None:
@@ -454,13 +496,14 @@ def peak(player_id: int) -> Peak | None:
 
 def player_stories(player_id: int) -> Stories:
     """The stories of player ``player_id`` (see ``Stories``). Queries, whatever the number of
-    games and tournaments: the seats of the player's tables (1), their outcomes (1 per system
-    among them), the finished tournaments (1) and their final places (who played (1), then
-    per system the entries and its gather's), the peak (1)."""
+    games and tournaments, each reading that player's rows only: the player's entries (1),
+    the tables they sat at (1, their own seats by the seats' index on the entry), those
+    tables' games (``_games``: 3, and the outcomes, one per system among them), the podiums
+    (1: the stored final places, ``podiums``), the peak (1)."""
     partners: dict[int, Companion] = {}
     rivals: dict[int, Companion] = {}
     given = received = 0
-    for g in _games(Q(table_id__in=_tables_of(player_id))):
+    for g in _games(_tables_of(_entries_of(player_id)[player_id])):
         if player_id not in g.seats:
             continue
         side = g.seats[player_id][0]

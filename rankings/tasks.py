@@ -44,7 +44,10 @@ def replay_ledger() -> dict | None:
     ``skipped``: the number of games left out), or None when another replay had already taken
     the requests. A failed replay is recorded (the ranking "needs attention") and raises
     ``ledger.ReplayFailed``, which marks the task failed."""
-    report = ledger.replay_from(None, requests=True) if _has_requests() else None
+    try:
+        report = ledger.replay_from(None, requests=True) if _has_requests() else None
+    finally:
+        health.replay_ended()
     if report is None:
         return None
     return {

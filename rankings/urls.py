@@ -14,4 +14,5 @@ urlpatterns = [
     path("jugador/<id:pk>/historial.csv", views.player_csv, name="player_csv"),
     path("jugador/<id:pk>/contra/<id:other>/", views.head_to_head, name="head_to_head"),
     path("calculadora/", views.calculator, name="calculator"),
+    path("calculadora/jugadores/", views.player_search, name="player_search"),
 ]

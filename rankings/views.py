@@ -23,7 +23,7 @@ from clubsite.limits import LIMITS, request_network, take, too_many
 from clubsite.pagecache import RANKING, public_page, settle, settle_page
 from rankings import elo, health, ledger, queries, stories, tasks
 from rankings.exports import LEDGER_HEADER, RANKING_HEADER, ledger_rows, ranking_rows
-from rankings.forms import CalculatorForm
+from rankings.forms import NAME_MAX, CalculatorForm, player_labels
 from tournaments import names
 from tournaments.exports import csv_text, xlsx_bytes
 from tournaments.leagues import player_leagues, player_scopes
@@ -53,8 +53,10 @@ def _not_current_csv() -> HttpResponse:
     return response
 
 
+#: The calculator's player boxes (``forms.PlayerNameField``).
+CALCULATOR_PLAYERS = ("a1", "a2", "b1", "b2")
 #: The calculator's fields: its query parameters (``calculator``).
-CALCULATOR_FIELDS = ("a1", "a2", "b1", "b2", "tantos_a", "tantos_b")
+CALCULATOR_FIELDS = (*CALCULATOR_PLAYERS, "tantos_a", "tantos_b")
 
 
 def _current_year() -> int:
@@ -267,7 +269,8 @@ def head_to_head(request, pk, other):
     by ``pk``, the figures for and against by system, the last meetings, the rating
     ``pk`` took from them (the ledger; a notice instead while the ranking needs attention),
     and the games they played as partners. 404 for a player nobody may see, or the same
-    player twice. Four queries at most for the figures, whatever the number of games."""
+    player twice. A fixed number of queries for the figures (``stories.head_to_head``),
+    whatever the number of games, each reading only the two players' rows."""
     a = player_or_404(request, pk)
     b = player_or_404(request, other)
     if a.pk == b.pk:
@@ -344,3 +347,22 @@ def calculator(request):
     if request.htmx:
         return render(request, "rankings/calculator.html#calculator_result", context, status=status)
     return render(request, "rankings/calculator.html", context, status=status)
+
+
+@require_safe
+@public_page(scopes=[RANKING], computed=(*CALCULATOR_PLAYERS, "q"))
+def player_search(request):
+    """The calculator's search as one types: the ``<datalist>`` of the players whose name
+    contains the text (``queries.players_named``: at most ``PLAYERS_FOUND``, visible to
+    everyone, active), as ``forms.player_labels`` writes them. The text is the value of the
+    box that asks (``a1``, ``a2``, ``b1`` or ``b2``: htmx sends the box's own name) or ``q``;
+    without one, an empty list (a cached page). Each search takes a slot of
+    ``LIMITS["player-search"]`` for the visitor's network (``too_many`` beyond), as the
+    calculator's answers do. Queries: the limiter's, then one."""
+    text = next((request.GET[f] for f in (*CALCULATOR_PLAYERS, "q") if request.GET.get(f)), "")
+    found = []
+    if text:
+        if take(LIMITS["player-search"], request_network(request)) is None:
+            return too_many(request, LIMITS["player-search"])
+        found = queries.players_named(text[:NAME_MAX])
+    return render(request, "rankings/_player_options.html", {"options": player_labels(found)})

@@ -526,6 +526,7 @@ def test_every_pattern_of_the_site_is_walked(club, anonymous_statuses):
         "rankings:player_csv",
         "rankings:head_to_head",
         "rankings:calculator",
+        "rankings:player_search",
     } <= public
     assert {"manage:round", "manage:result_save", "admin:index"} <= names
     assert sum(name.startswith("admin:") or "admin/" in name for name in names) > 100

@@ -108,6 +108,7 @@ READ_PAGES = {
     "rankings:player",
     "rankings:player_csv",
     "rankings:head_to_head",
+    "rankings:player_search",
     "public:leagues",
     "public:league",
     "public:league_csv",

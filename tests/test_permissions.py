@@ -134,6 +134,7 @@ PERMISSIONS = {
     "rankings:player_csv": get_only(EVERYONE),
     "rankings:head_to_head": get_only(EVERYONE),  # two players' games against each other
     "rankings:calculator": get_only(EVERYONE),  # a GET form: it computes, it stores nothing
+    "rankings:player_search": get_only(EVERYONE),  # the calculator's players as one types
     "public:leagues": get_only(EVERYONE),  # leagues (tournaments/views/leagues.py)
     "public:league": get_only(EVERYONE),
     "public:league_csv": get_only(EVERYONE),

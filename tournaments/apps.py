@@ -20,7 +20,7 @@ class TournamentsConfig(AppConfig):
         from tournaments import errors, events, imports, leagues
         from tournaments import models as m
         from tournaments.notices import tasks as notice_tasks
-        from tournaments.services import signups
+        from tournaments.services import places, signups
         from tournaments.systems.builtin import register_builtin
 
         # The scoring systems and their results files, registered after the models, so that
@@ -74,3 +74,6 @@ class TournamentsConfig(AppConfig):
         # Leagues (tournaments/leagues.py): a league's own row and its tournaments draw the
         # LEAGUES scope; its pages also name the scopes of its tournaments.
         leagues.connect_signals()
+        # The stored final places (FinalPlace): kept equal to the computed ones whatever
+        # writes a finished tournament's data (tournaments.services.places).
+        places.connect_signals()

@@ -82,6 +82,7 @@ from tournaments.models import (
     Bye,
     Castigo,
     Entry,
+    FinalPlace,
     League,
     MatchResult,
     Notice,
@@ -168,6 +169,10 @@ EXCLUDED: dict[str, str] = {
         "a results or castigos file on its way in: operational; what it imported is in the "
         "file (results and castigos with their history), and its text or workbook is the "
         "uploaded file, kept only until it ends"
+    ),
+    "tournaments.FinalPlace": (
+        "derived: the finished tournaments' final places, stored again by the import from the "
+        "restored results"
     ),
     "rankings.LedgerRow": "derived: rebuilt by the import from the restored results",
     "rankings.YearRating": "derived: the year figures, rebuilt with the ledger",
@@ -769,6 +774,7 @@ def import_club(doc, *, stdout=None) -> dict[str, int]:
                 else:
                     connection.check_constraints()
             ledger.rebuild()
+            FinalPlace.objects.store_all()  # derived, like the ledger: no signal fired
     except (DatabaseError, ValueError, TypeError) as exc:
         raise RestoreError(
             f"No se restauró nada: la copia no es coherente ({str(exc).strip()[:300]})."

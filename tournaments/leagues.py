@@ -13,8 +13,9 @@ only a bye, takes no place and moves nobody down (a place is 1 + the entries tha
 stand strictly above). Every player of an entry takes its place (pairs credit both partners).
 
 Queries: the league (or the player's leagues) and its tournaments in two, the players' names
-in one, and the tournaments' places: ``Tournament.final_places_of``'s fixed number (who
-played, for all of them at once; per scoring system, its standings'). On the site (the page cache on) a tournament's places
+in one, and the tournaments' places: the finished ones' stored final places in one
+(``models.stored_places``, ``FinalPlace``), the running ones' ``Tournament.final_places_of``'s
+fixed number (who played, for all of them at once; per scoring system, its standings'). On the site (the page cache on) a tournament's places
 are kept in the shared cache under the generations of its pages (``clubsite.pagecache``): a
 change of its data draws a new one, so what is kept is never older than what its own pages
 show, and a league table or a player page whose tournaments have not changed reads every
@@ -29,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.core.cache import caches
+from django.core.paginator import Page, Paginator
 from django.db.models import Q
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.utils.translation import gettext
@@ -37,7 +39,7 @@ from clubsite import pagecache
 from clubsite.routers import use_replica
 from tournaments.errors import DomainError
 from tournaments.exports import csv_text, xlsx_bytes
-from tournaments.models import League, Player, Tournament
+from tournaments.models import League, Player, Tournament, stored_places
 from tournaments.scoring import league as rules
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,9 @@ log = logging.getLogger(__name__)
 LEAGUES = "leagues"
 #: The most leagues a player page shows (the newest seasons first).
 PLAYER_LEAGUES_SHOWN = 6
+#: The fewest lines a page of a league table holds, however many tournaments it has
+#: (``league_table(max_cells=...)``).
+MIN_PAGE_LINES = 20
 #: Where a tournament's places are kept in the shared cache (``tournament_places``).
 PLACES_KEY_PREFIX = "clubsite:league-places:"
 
@@ -96,23 +101,31 @@ def player_scopes(player_id: int) -> list[str]:
 
 
 def _compute_places(tournaments: Sequence[Tournament]) -> dict[int, rules.TournamentPlaces]:
-    """The places of ``tournaments`` (running or finished): their final places
-    (``Tournament.final_places_of``), each player of a placed entry holding its place."""
-    by_pk = {t.pk: t for t in tournaments}
+    """The places of ``tournaments`` (running or finished), each player of a placed entry
+    holding its place: a finished one's stored final places (``models.stored_places``: one
+    query for all of them), a running one's provisional places computed
+    (``Tournament.final_places_of``)."""
+    finished = [t for t in tournaments if t.status == Tournament.Status.FINISHED]
+    running = [t for t in tournaments if t.status != Tournament.Status.FINISHED]
     out = {}
-    for pk, lines in Tournament.final_places_of(tournaments).items():
-        t = by_pk[pk]
+    for pk, rows in stored_places(finished).items():
+        out[pk] = rules.TournamentPlaces(
+            tournament_id=pk,
+            placings=tuple(
+                rules.Placing(row.player_id, row.place, row.shared)
+                for row in rows
+                if row.place is not None
+            ),
+            finished=True,
+        )
+    for pk, lines in Tournament.final_places_of(running).items():
         placings = [
             rules.Placing(player_id, line.place, line.place_shared)
             for line in lines
             if line.place is not None
             for player_id in line.entry.player_ids()
         ]
-        out[pk] = rules.TournamentPlaces(
-            tournament_id=pk,
-            placings=tuple(placings),
-            finished=t.status == Tournament.Status.FINISHED,
-        )
+        out[pk] = rules.TournamentPlaces(tournament_id=pk, placings=tuple(placings), finished=False)
     return out
 
 
@@ -204,8 +217,9 @@ class TableLine:
 @dataclass
 class LeagueTable:
     """A league's table: its ``columns`` (tournaments, oldest first), its ``lines`` (best
-    first; players sharing a position by name), the scale, how many tournaments are finished
-    and how many are left (None: the number planned is not known)."""
+    first; players sharing a position by name; one page of them when ``page`` is set), the
+    scale, how many tournaments are finished and how many are left (None: the number planned
+    is not known). ``any_shared``, ``any_discarded`` and ``line_of`` look at ``lines``."""
 
     league: League
     columns: list[TournamentColumn]
@@ -213,6 +227,10 @@ class LeagueTable:
     scale: tuple[int, ...]
     finished: int
     left: int | None
+    #: The Django ``Page`` of ``lines`` when the table is paged (``league_table(page=...)``).
+    page: Page | None = None
+    #: How many lines the whole table has (``lines`` may be one page of them).
+    players: int = 0
 
     @property
     def any_shared(self) -> bool:
@@ -261,28 +279,62 @@ def _published(qs):
     return qs.public().order_by("date", "pk")
 
 
-def _names(places: Iterable[rules.TournamentPlaces]) -> dict[int, Player]:
+_NAME_FIELDS = ("id", "full_name", "name_key")
+
+
+def _names(places: Iterable[rules.TournamentPlaces]) -> dict[int, tuple]:
+    """The ``_NAME_FIELDS`` of every player placed in ``places``, by id (one query, no model
+    instance: a page builds a ``Player`` for each of its own lines only)."""
     ids = {p.player_id for t in places for p in t.placings}
-    return {p.pk: p for p in Player.objects.filter(pk__in=ids).only("full_name", "name_key")}
+    return {row[0]: row for row in Player.objects.filter(pk__in=ids).values_list(*_NAME_FIELDS)}
 
 
-def league_table(league: League) -> LeagueTable:
+def league_table(
+    league: League,
+    page: str | int | None = None,
+    *,
+    per_page: int = 100,
+    orphans: int = 0,
+    max_cells: int | None = None,
+) -> LeagueTable:
     """The public table of ``league`` (SCORING.md "Leagues"): its published tournaments as
-    columns, every player who played one as a line. Queries: the tournaments (1), their places
-    (``tournament_places``), the players' names (1)."""
+    columns, every player who played one as a line, best first (players sharing a position by
+    name key, then id).
+
+    Without ``page`` (the downloads, the tests) ``lines`` holds every line. With it (the
+    league page's ``?page=``, as typed) a table of more than ``per_page`` + ``orphans`` lines
+    is paged like the tournament standings: ``lines`` holds that page's lines and ``page`` is
+    the Django ``Page`` (None when everything fits on one); text that is not a number shows the
+    first page, a number out of range the last. ``max_cells`` bounds a page of a wide table:
+    at most that many cells (lines × tournaments), but never fewer than ``MIN_PAGE_LINES`` lines
+    (a league of 50 tournaments: 20 lines a page for 1,000 cells). Paging only slices what is built: positions
+    and ties are those of the whole table (the pure rules score every player), but the
+    ``Player`` rows and the cells are made for the lines shown only.
+
+    Queries: the tournaments (1), their places (``tournament_places``), the players' names
+    (1)."""
     tournaments = list(_published(league.tournaments.all()))
     places = tournament_places(tournaments)
-    players = _names(places.values())
+    names = _names(places.values())
     columns = [TournamentColumn(n, t) for n, t in enumerate(tournaments, start=1)]
+    scored = _scored(league, tournaments, places)
+    scored.sort(key=lambda ln: (ln.position, names[ln.player_id][2], ln.player_id))
+    shown, table_page = scored, None
+    if page is not None:
+        if max_cells:
+            per_page = min(per_page, max(MIN_PAGE_LINES, max_cells // max(1, len(columns))))
+            orphans = min(orphans, per_page // 10)
+        paged = Paginator(scored, per_page, orphans=orphans).get_page(page)
+        if paged.has_other_pages():
+            shown, table_page = paged.object_list, paged
     lines = [
         TableLine(
             line=line,
-            player=players[line.player_id],
+            player=Player.from_db(Player.objects.db, _NAME_FIELDS, names[line.player_id]),
             cells=[LeagueCell(c, line.results.get(c.tournament.pk)) for c in columns],
         )
-        for line in _scored(league, tournaments, places)
+        for line in shown
     ]
-    lines.sort(key=lambda t: (t.line.position, t.player.name_key, t.player.pk))
     finished = _finished(tournaments)
     return LeagueTable(
         league=league,
@@ -291,6 +343,8 @@ def league_table(league: League) -> LeagueTable:
         scale=league_scale(league),
         finished=finished,
         left=rules.tournaments_left(league.planned_tournaments, finished),
+        page=table_page,
+        players=len(scored),
     )
 
 

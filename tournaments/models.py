@@ -9,13 +9,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
-from django.db import models
+from django.db import models, router, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, Value
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from clubsite.routers import use_replica
 from tournaments import names, systems, timing
 from tournaments.errors import DomainError
 from tournaments.pairing import seating as seating_engine
@@ -56,13 +57,14 @@ class PlayerQuerySet(models.QuerySet):
         """The players any visitor may see (the ranking's player pages, the calculator's list):
         everyone but those whose every entry is in a draft tournament (a draft is private until
         it is published: ``Tournament.public_q``). A player with no entry at all is a club
-        member and is listed. A queryset (two ``EXISTS`` subqueries, no query of its own)."""
-        entries = Entry.objects.filter(
-            Q(player1=models.OuterRef("pk")) | Q(player2=models.OuterRef("pk"))
-        )
+        member and is listed. A queryset (``EXISTS`` subqueries, one per seat of an entry so that
+        each descends its own index: no query of its own)."""
+        seats = [Entry.objects.filter(**{f: models.OuterRef("pk")}) for f in ("player1", "player2")]
+        shown = Tournament.public_q("tournament__")
         return self.filter(
-            models.Exists(entries.filter(Tournament.public_q("tournament__")))
-            | ~models.Exists(entries)
+            models.Exists(seats[0].filter(shown))
+            | models.Exists(seats[1].filter(shown))
+            | ~(models.Exists(seats[0]) | models.Exists(seats[1]))
         )
 
 
@@ -1199,6 +1201,128 @@ class Sorteo(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry}: {self.lot}"
+
+
+class FinalPlaceQuerySet(models.QuerySet):
+    def store(self, tournaments) -> int:
+        """Store the final places of the finished ones among ``tournaments`` (Tournament
+        instances or ids), replacing what was stored for them: one row per player of each of
+        their entries, ``place`` None for an entry that takes none (``Tournament.final_places_of``,
+        SCORING.md §9: the rule is computed there, never here). Derived data, kept by
+        ``tournaments.services.places`` (the model signals of every path) and filled here by
+        the readers for a finished tournament without rows (``stored_places``,
+        ``rankings.stories.podiums``), by ``manage.py store_final_places`` and by the data
+        generator. Written to the primary database in one transaction: a DELETE, the
+        queries of ``final_places_of`` and one INSERT. Returns the number of rows written."""
+        ids = [getattr(t, "pk", t) for t in tournaments]
+        with use_replica(False):  # what is stored is computed from the primary
+            return self._store(ids)
+
+    def store_all(self, *, missing_only: bool = False, chunk: int = 100) -> tuple[int, int]:
+        """``store`` for every finished tournament (``missing_only``: those without a row),
+        ``chunk`` tournaments at a time (each chunk its own transaction). Returns (tournaments,
+        rows written). ``manage.py store_final_places``, the data generator and the club
+        restore call it."""
+        ids = Tournament.objects.filter(status=Tournament.Status.FINISHED).order_by("pk")
+        if missing_only:
+            ids = ids.exclude(Exists(FinalPlace.objects.filter(tournament=OuterRef("pk"))))
+        ids = list(ids.values_list("pk", flat=True))
+        written = sum(self.store(ids[i : i + chunk]) for i in range(0, len(ids), chunk))
+        return len(ids), written
+
+    def _store(self, ids) -> int:
+        finished = list(Tournament.objects.filter(pk__in=ids, status=Tournament.Status.FINISHED))
+        if not finished:
+            return 0
+        rows = [
+            FinalPlace(
+                tournament_id=pk,
+                entry_id=line.entry.pk,
+                player_id=player_id,
+                place=line.place,
+                shared=line.place_shared,
+            )
+            for pk, lines in Tournament.final_places_of(finished).items()
+            for line in lines
+            for player_id in line.entry.player_ids()
+        ]
+        db = router.db_for_write(FinalPlace)
+        with transaction.atomic(using=db):
+            FinalPlace.objects.using(db).filter(tournament__in=[t.pk for t in finished]).delete()
+            FinalPlace.objects.using(db).bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+        return len(rows)
+
+
+class FinalPlace(models.Model):
+    """A finished tournament's final place of one player (SCORING.md §9,
+    ``Tournament.final_places``), stored so that podiums, "tournaments won" and league tables
+    read rows instead of computing the standings of every tournament: one row per player of
+    each entry of a finished tournament (both players of a pair), ``place`` None for an entry
+    that takes no place, ``shared`` when another entry holds the same place.
+
+    Derived data: written only by ``FinalPlace.objects.store`` when a tournament finishes or
+    a finished tournament's data changes (``tournaments.services.places``, from the model
+    signals, whatever the path), removed when it is reopened or taken back to draft. Not in
+    the backup (rebuilt on restore); read-only in the admin."""
+
+    objects = FinalPlaceQuerySet.as_manager()
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="stored_places", verbose_name=_("torneo")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="stored_places", verbose_name=_("inscripción")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="stored_places", verbose_name=_("jugador")
+    )
+    place = models.PositiveSmallIntegerField(_("puesto"), null=True, blank=True)
+    shared = models.BooleanField(_("compartido"), default=False)
+
+    class Meta:
+        verbose_name = _("puesto final")
+        verbose_name_plural = _("puestos finales")
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "player"], name="final_place_once"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "tournament"], name="final_place_player"),
+            models.Index(fields=["tournament", "place"], name="final_place_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        where = "—" if self.place is None else f"{self.place}{'=' if self.shared else ''}"
+        return f"{self.tournament_id} · {self.player_id}: {where}"
+
+
+def stored_places(tournaments) -> dict[int, list[FinalPlace]]:
+    """The stored final places (``FinalPlace``) of the finished ones among ``tournaments``,
+    ``{tournament id: [rows]}`` (each row's ``entry_id``, ``player_id``, ``place``,
+    ``shared``; the placed first by place, then the unplaced; an empty list for one without
+    entries). A finished tournament with no row yet (a database from before the table, a change whose refresh failed) has its rows
+    stored first (``FinalPlace.objects.store``). One query when every row is there; else
+    that, ``store``'s and one more."""
+    finished = [t for t in tournaments if t.status == Tournament.Status.FINISHED]
+    if not finished:
+        return {}
+    ids = [t.pk for t in finished]
+
+    def read(using=None):
+        out: dict[int, list[FinalPlace]] = {}
+        rows = FinalPlace.objects.using(using) if using else FinalPlace.objects
+        for row in rows.filter(tournament_id__in=ids).order_by(
+            "tournament_id", F("place").asc(nulls_last=True), "entry_id", "player_id"
+        ):
+            out.setdefault(row.tournament_id, []).append(row)
+        return out
+
+    out = read()
+    missing = [t for t in finished if t.pk not in out]
+    if missing and FinalPlace.objects.store(missing):
+        out = read(router.db_for_write(FinalPlace))  # what was just written, not a replica
+    for t in finished:  # without entries: no row, no place
+        out.setdefault(t.pk, [])
+    return out
 
 
 class ImportJob(models.Model):

@@ -137,6 +137,9 @@ def _public_texts(client, club) -> dict[str, str]:
         "player": client.get(reverse("rankings:player", args=[emilio])).content.decode(),
         "player.csv": client.get(reverse("rankings:player_csv", args=[emilio])).content.decode(),
         "calculator": client.get(reverse("rankings:calculator")).content.decode(),
+        "calculator search": client.get(
+            reverse("rankings:player_search"), {"q": HIDDEN.split()[0]}
+        ).content.decode(),
         "tournaments": client.get(reverse("public:tournaments")).content.decode(),
     }
 
@@ -153,8 +156,11 @@ def test_no_public_page_or_file_names_the_draft_or_its_own_players(client, club)
     assert rows[1][2] == repr(EMILIO_PUBLISHED_ONLY)
     history = list(csv.reader(io.StringIO(texts["player.csv"])))
     assert [r[1] for r in history[1:]] == ["Liga Otoño"]
-    # The calculator lists the club's players, a member without entries too, never Gaspar.
-    assert "Hilario Sinmesa" in texts["calculator"] and "Fabiola Sarmiento" in texts["calculator"]
+    # The calculator's search offers the club's players, a member without entries too, never
+    # Gaspar (the search is one of the public texts above).
+    for name in ("Hilario Sinmesa", "Fabiola Sarmiento"):
+        found = client.get(reverse("rankings:player_search"), {"q": name}).content.decode()
+        assert f'<option value="{name}">' in found
 
 
 def test_the_calculator_refuses_a_player_who_only_plays_in_a_draft(client, club):
@@ -199,7 +205,7 @@ def test_once_published_its_players_and_games_appear(
             acting_user=director, tournament=club.draft, status="finished", open_rounds_ok=True
         )
     texts = _public_texts(client, club)
-    assert HIDDEN in texts["ranking"] and HIDDEN in texts["calculator"]
+    assert HIDDEN in texts["ranking"] and HIDDEN in texts["calculator search"]
     assert DRAFT in texts["player"] and DRAFT in texts["player.csv"]
     rows = list(csv.reader(io.StringIO(texts["ranking.csv"])))
     assert [(r[1], r[2]) for r in rows[1:]] == [

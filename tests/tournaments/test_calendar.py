@@ -190,12 +190,12 @@ def test_the_calendar_says_so_when_nothing_is_announced(client):
 # --- the feed ------------------------------------------------------------------------------------
 
 
-def test_the_feed_has_one_event_per_published_tournament_of_the_last_year_and_to_come(
+def test_the_feed_has_one_event_per_published_tournament_of_the_last_60_days_and_to_come(
     client, season
 ):
     found = events(client)
     assert sorted(found) == sorted(
-        t.name for key, t in season.items() if key not in ("draft", "ancient")
+        t.name for key, t in season.items() if key not in ("draft", "ancient", "old")
     )
     for t in season.values():
         if t.name in found:
@@ -253,12 +253,14 @@ def test_a_change_keeps_the_uid_and_raises_the_sequence(client, season):
 def test_the_feed_follows_a_change_through_the_page_cache(client, season):
     assert "Noche de Dominó" in events(client)
     first = client.get(reverse("public:calendar_ics"))
-    assert (
-        client.get(reverse("public:calendar_ics"), HTTP_IF_NONE_MATCH=first["ETag"]).status_code
-        == 304
-    )
+    # a subscriber that has the feed: 304, no body (the page cache's ETag)
+    again = client.get(reverse("public:calendar_ics"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert (again.status_code, again.content, again["ETag"]) == (304, b"", first["ETag"])
     t = Tournament.objects.get(pk=season["evening"].pk)
     services.update_tournament(acting_user=None, tournament=t, start_time=dt.time(20, 15))
+    changed = client.get(reverse("public:calendar_ics"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert changed["Content-Type"] == "text/calendar; charset=utf-8"
     ev = events(client)["Noche de Dominó"]
     assert ev.decoded("DTSTART").time() == dt.time(20, 15)
 
@@ -266,7 +268,50 @@ def test_the_feed_follows_a_change_through_the_page_cache(client, season):
 def test_the_feed_speaks_the_readers_language(client, season):
     raw = client.get(reverse("public:calendar_ics"), HTTP_ACCEPT_LANGUAGE="en").content
     cal = icalendar.Calendar.from_ical(raw)
-    assert len(cal.walk("VEVENT")) == 9
+    assert len(cal.walk("VEVENT")) == 8
+
+
+def test_the_feed_holds_at_most_its_cap_the_coming_tournaments_first(client, season, monkeypatch):
+    """A window of fixed size whatever the club's history: 60 days back, at most
+    ``FEED_MAX_EVENTS`` events (here 5): the coming ones, soonest first, then the latest past
+    ones; in date order in the feed."""
+    builders.tournament(name="Copa Reciente", date=dt.date(2030, 5, 18), status="finished")
+    builders.tournament(name="Copa de Marzo", date=dt.date(2030, 3, 21), status="finished")
+    builders.tournament(name="Copa de Febrero", date=dt.date(2030, 3, 20), status="finished")
+    assert [t.name for t in calendar.feed_tournaments(limit=10)] == [
+        "Copa de Marzo",  # 60 days back; the 20th of March is 61
+        "Liga de Primavera",  # running since April: a coming one
+        "Copa Pasada",
+        "Copa Reciente",
+        "Copa de Hoy",
+        "Noche de Dominó",
+        "Abierto de Junio",
+        "Suizo de Junio",
+        "Copa de Otoño",
+        "Copa de Noviembre",
+    ]
+    # fewer: the seven coming ones, then the latest past one
+    assert [t.name for t in calendar.feed_tournaments(limit=8)] == [
+        "Liga de Primavera",
+        "Copa Reciente",
+        "Copa de Hoy",
+        "Noche de Dominó",
+        "Abierto de Junio",
+        "Suizo de Junio",
+        "Copa de Otoño",
+        "Copa de Noviembre",
+    ]
+    monkeypatch.setattr(calendar, "FEED_MAX_EVENTS", 5)
+    monkeypatch.setattr(calendar.feed_tournaments, "__kwdefaults__", {"limit": 5})
+    assert sorted(events(client)) == sorted(
+        [
+            "Liga de Primavera",
+            "Copa de Hoy",
+            "Noche de Dominó",
+            "Abierto de Junio",
+            "Suizo de Junio",
+        ]
+    )
 
 
 # --- the archive ---------------------------------------------------------------------------------

@@ -478,6 +478,50 @@ def test_the_league_page_shows_each_line_with_its_discarded_and_provisional_resu
 
 
 @pytest.mark.django_db
+def test_a_large_league_table_is_paged_like_the_standings(client, winter, monkeypatch):
+    """Pages of two lines (no orphans): each page shows its lines with the positions of the
+    whole table, a pager, and builds the players of its own lines only; the CSV stays whole;
+    a page out of range shows the last one, text the first."""
+    from tournaments.views import leagues as league_views
+
+    monkeypatch.setattr(league_views, "STANDINGS_PAGE_SIZE", 2)
+    monkeypatch.setattr(league_views, "STANDINGS_ORPHANS", 0)
+    url = reverse("public:league", args=[winter["league"].slug])
+    first = client.get(url).content.decode()
+    assert body_rows(first, "league-table") == EXPECTED_ROWS[:2]
+    assert "Página 1 de 2" in first and 'href="?page=2"' in first
+    second = client.get(url + "?page=2").content.decode()
+    assert body_rows(second, "league-table") == EXPECTED_ROWS[2:]
+    assert "Página 2 de 2" in second and 'href="?page=1"' in second
+    assert "Ana Alba" not in second
+    # out of range: the last page; text: the first (the page cache redirects them there:
+    # tests/test_every_address.py)
+    assert (
+        body_rows(client.get(url + "?page=9").content.decode(), "league-table")
+        == (EXPECTED_ROWS[2:])
+    )
+    assert (
+        body_rows(client.get(url + "?page=x").content.decode(), "league-table")
+        == (EXPECTED_ROWS[:2])
+    )
+    csv = client.get(reverse("public:league_csv", args=[winter["league"].slug])).content
+    assert len(csv.splitlines()) == 5  # the header and every line
+    table = leagues.league_table(winter["league"], "2", per_page=3, orphans=0)
+    assert [t.player.full_name for t in table.lines] == ["Dani Duarte"]
+    assert (table.page.number, table.players, table.lines[0].line.position) == (2, 4, 4)
+    whole = leagues.league_table(winter["league"], 1, per_page=3, orphans=1)  # 4 fit on one
+    assert (whole.page, len(whole.lines)) == (None, 4)
+    # a wide table: at most max_cells cells a page (4 tournaments: 8 cells, 2 lines), but never
+    # fewer than MIN_PAGE_LINES lines
+    monkeypatch.setattr(leagues, "MIN_PAGE_LINES", 1)
+    wide = leagues.league_table(winter["league"], 1, per_page=100, orphans=10, max_cells=8)
+    assert (wide.page.number, wide.page.paginator.num_pages, len(wide.lines)) == (1, 2, 2)
+    monkeypatch.setattr(leagues, "MIN_PAGE_LINES", 3)
+    wide = leagues.league_table(winter["league"], 1, per_page=100, orphans=10, max_cells=8)
+    assert (wide.page.paginator.num_pages, len(wide.lines)) == (2, 3)
+
+
+@pytest.mark.django_db
 def test_pairs_credit_both_partners(winter):
     t1 = winter["tournaments"][0]
     got = leagues.tournament_places([t1])[t1.pk]
@@ -592,6 +636,7 @@ def test_the_league_page_takes_a_fixed_number_of_queries_per_tournament(client, 
             assert client.get(path).status_code == 200
         return len(ctx.captured_queries)
 
+    count(url)  # stores the finished tournaments' final places (no commit ran in the test)
     before = count(url)
     player_url = reverse("rankings:player", args=[winter["players"]["Ana"].pk])
     player_before = count(player_url)

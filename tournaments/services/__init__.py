@@ -32,6 +32,9 @@ Modules (every service is re-exported here: call ``services.record_result(...)``
   with the day's code);
 - ``clock``: the round clock (``start_clock``, ``pause_clock``, ``resume_clock``,
   ``add_clock_time``, ``reset_clock``; ``clock_state``: what it shows at a moment);
+- ``places``: the stored final places (``FinalPlace``) kept equal to the computed ones from
+  the model signals of whatever changed a finished tournament (``connect_signals``, called by
+  the app's ``ready()``; nothing to call);
 - ``leagues``: create and change leagues and choose their tournaments (``create_league``,
   ``update_league``, ``set_league_tournaments``; ``league_problems``: every refusal of a
   league form at once).

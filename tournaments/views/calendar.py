@@ -47,7 +47,10 @@ def calendar_page(request):
 @public_page(scopes=[CLUB])
 def calendar_ics(request):
     """The iCalendar feed (``text/calendar``; ``calendar.feed``): one event per published
-    tournament of the last year and to come. One query."""
+    tournament to come or of the last ``calendar.FEED_PAST_DAYS`` days, at most
+    ``calendar.FEED_MAX_EVENTS`` (``calendar.feed_tournaments``). A subscriber that sends back
+    the ETag (``If-None-Match``) gets a 304 while nothing changed (the page cache). One
+    query."""
     body = calendar.feed(
         calendar.feed_tournaments(),
         host=split_domain_port(request.get_host())[0] or "localhost",

@@ -16,11 +16,17 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from clubsite.pagecache import CLUB, public_page, settle
+from clubsite.pagecache import CLUB, public_page, settle, settle_page
 from tournaments import leagues
 from tournaments.models import League, Tournament
 from tournaments.scoring import league as rules
 from tournaments.views import downloads
+from tournaments.views.public import STANDINGS_ORPHANS, STANDINGS_PAGE_SIZE
+
+#: The most result cells a page of a league's table renders (lines × tournaments; each cell is
+#: drawn twice, in its column and in the phone's line): a league of many tournaments shows
+#: fewer lines a page (``leagues.league_table(max_cells=...)``).
+LEAGUE_PAGE_CELLS = 1000
 
 #: The words of each tiebreak's ``decided_by`` (SCORING.md "Leagues").
 TIEBREAK_LABELS = {
@@ -81,8 +87,14 @@ def league_list(request):
     )
 
 
-def _table_context(league: League) -> dict:
-    table = leagues.league_table(league)
+def _table_context(league: League, page: str | int) -> dict:
+    table = leagues.league_table(
+        league,
+        page,
+        per_page=STANDINGS_PAGE_SIZE,
+        orphans=STANDINGS_ORPHANS,
+        max_cells=LEAGUE_PAGE_CELLS,
+    )
     return {
         "league": league,
         "table": table,
@@ -92,14 +104,21 @@ def _table_context(league: League) -> dict:
 
 
 @require_safe
-@public_page(scopes=league_pages)
+@public_page(scopes=league_pages, params=("page",))
 def league_detail(request, league):
     """A league's table: a line per player (position, name, total), a column per published
     tournament (its points; discarded results struck through, a running tournament's in
     italics as provisional), the tiebreak that placed each line, and how many tournaments are
-    left. Queries: ``leagues.league_table``'s and one for the league."""
+    left. A table of more than ``STANDINGS_PAGE_SIZE`` + ``STANDINGS_ORPHANS`` players (fewer
+    in a league of more than ten tournaments: ``LEAGUE_PAGE_CELLS``) is paged like the
+    tournament standings (``?page=``, the first page by default; a number out
+    of range shows the last page, other text the first, each redirected to its address by the
+    page cache); the downloads hold every line. Queries: ``leagues.league_table``'s and one
+    for the league."""
     found = _league(league)
-    return render(request, "tournaments/league_detail.html", _table_context(found))
+    context = _table_context(found, request.GET.get("page") or 1)
+    settle_page(request, context["table"].page)
+    return render(request, "tournaments/league_detail.html", context)
 
 
 @require_safe

@@ -52,6 +52,7 @@ from tournaments.models import (
     Bye,
     Castigo,
     Entry,
+    FinalPlace,
     Player,
     Round,
     Seat,
@@ -648,6 +649,7 @@ def generate(
                 name=f"Gran Abierto {single_size} ({single_system}, {single_mode})",
             )
             single = gen.write([plan])[0].slug
+        FinalPlace.objects.store_all(missing_only=True)  # bulk inserts send no signal
     data_seconds = time.perf_counter() - t0
     report = None
     t1 = time.perf_counter()
