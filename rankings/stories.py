@@ -433,10 +433,18 @@ class Stories:
         )
 
 
-def _ranked(companions: dict[int, Companion], size: int) -> list[Companion]:
+def _ranked(companions: dict[int, Companion], size: int, *, by_share_won: bool) -> list[Companion]:
+    """The first ``size`` of ``companions``: the most games first; among equals, the best
+    share won first when ``by_share_won`` (best partners), else none (most frequent rivals:
+    games played against them, won and lost alike); then by name and id."""
     return sorted(
         companions.values(),
-        key=lambda c: (-c.tally.games, -(c.tally.win_rate or 0), c.name, c.player_id),
+        key=lambda c: (
+            -c.tally.games,
+            -(c.tally.win_rate or 0) if by_share_won else 0,
+            c.name,
+            c.player_id,
+        ),
     )[:size]
 
 
@@ -525,8 +533,8 @@ def player_stories(player_id: int) -> Stories:
                 received += 1
     found = podiums(player_id)
     return Stories(
-        partners=_ranked(partners, BEST_PARTNERS),
-        rivals=_ranked(rivals, FREQUENT_RIVALS),
+        partners=_ranked(partners, BEST_PARTNERS, by_share_won=True),
+        rivals=_ranked(rivals, FREQUENT_RIVALS, by_share_won=False),
         zapatos_given=given,
         zapatos_received=received,
         podiums=found[:PODIUMS_SHOWN],

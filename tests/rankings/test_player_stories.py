@@ -278,3 +278,23 @@ def test_a_corrected_unrated_result_reaches_the_cached_pages(client):
     for url in urls:
         assert after[url]["ETag"] != before[url]["ETag"], url
     assert "ganó <strong>4</strong>, empató <strong>0</strong>" in after[urls[0]].content.decode()
+
+
+def test_frequent_rivals_are_ordered_by_games_won_and_lost_alike_best_partners_by_share_won():
+    def companion(pid, name, wins, losses):
+        tally = stories.Tally()
+        for _ in range(wins):
+            tally.add(stories.WIN)
+        for _ in range(losses):
+            tally.add(stories.LOSS)
+        return stories.Companion(pid, name, tally)
+
+    met = {
+        1: companion(1, "Zoila Zamora", 3, 0),  # won every game against her
+        2: companion(2, "Abel Alba", 0, 3),  # lost every game against him
+        3: companion(3, "Mara Montes", 1, 1),
+    }
+    rivals = stories._ranked(met, 5, by_share_won=False)
+    assert [c.name for c in rivals] == ["Abel Alba", "Zoila Zamora", "Mara Montes"]
+    partners = stories._ranked(met, 5, by_share_won=True)
+    assert [c.name for c in partners] == ["Zoila Zamora", "Abel Alba", "Mara Montes"]
