@@ -131,6 +131,14 @@ class LandingLoginView(auth_views.LoginView):
         release(self.request)
         return super().form_valid(form)
 
+    def form_invalid(self, form):
+        """A refused login answers 400 like every refused form, so a browser is shown it at
+        the login page's own address (``clubsite.http.RefusedFormMiddleware``) and a reload
+        never sends the password again (each resend would count as one more failure)."""
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
+
     def get_success_url(self):
         url = self.get_redirect_url()  # "" unless on this host (and https when secure)
         if url and may_open(self.request, url):
@@ -150,3 +158,20 @@ class SayingLogoutView(auth_views.LogoutView):
         if was_in:
             messages.info(request, gettext("Has salido."))
         return response
+
+
+def refused_login_is_400(login):
+    """The admin's login view (``admin.site.login``), answering a refused login 400 instead of
+    200, as ``LandingLoginView`` does: a browser is then shown it at the login page's own
+    address (``clubsite.http.RefusedFormMiddleware``), so a reload never sends the password
+    again."""
+
+    def view(request, extra_context=None):
+        response = login(request, extra_context)
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        if request.method == "POST" and response.status_code == 200 and form is not None:
+            if form.errors:
+                response.status_code = 400
+        return response
+
+    return view

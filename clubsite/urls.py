@@ -18,7 +18,12 @@ from django.urls import include, path
 
 from clubsite import http  # noqa: F401  (registers the <id:>, <number:> and <year:> converters)
 from clubsite.limits import limited
-from clubsite.login import AdminLoginForm, LandingLoginView, SayingLogoutView
+from clubsite.login import (
+    AdminLoginForm,
+    LandingLoginView,
+    SayingLogoutView,
+    refused_login_is_400,
+)
 from clubsite.views import set_language
 from tournaments.views.account import PasswordResetConfirmView, PasswordResetView
 from tournaments.views.glossary import glossary
@@ -26,6 +31,7 @@ from tournaments.views.glossary import glossary
 # The admin's own login form shares the login's limit: its view, limited, before the admin
 # builds its URLs (once, should this module be imported again).
 admin.site.login_form = AdminLoginForm  # a username longer than any account's: refused in words
+admin.site.login = refused_login_is_400(admin.site.login)  # a reload never resends a password
 if getattr(admin.site.login, "limit", None) is None:
     admin.site.login = limited("login")(admin.site.login)
 

@@ -270,7 +270,7 @@ def test_forms_answer_head_and_still_take_their_post(world, client):
     )
     assert answer.status_code == 200 and answer.context["outcome"]
     assert client.post(reverse("rankings:calculator")).status_code == 405
-    assert client.post(reverse("login")).status_code == 200  # the form, with its errors
+    assert client.post(reverse("login")).status_code == 400  # the form, with its errors
 
 
 def test_a_logged_in_reader_gets_head_too(world):
@@ -522,7 +522,7 @@ def test_next_from_the_login_page_query_is_checked_too(world):
 
 def test_a_wrong_password_still_shows_the_form(world, client):
     response = client.post(reverse("login"), {"username": "jugadora", "password": "otra-cosa"})
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: shown at its own address to a browser
     assert "Usuario o contraseña incorrectos." in response.content.decode()
 
 

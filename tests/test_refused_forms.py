@@ -128,3 +128,19 @@ def test_a_refused_public_sign_up_is_shown_at_its_page_and_a_reload_resends_noth
     assert reloaded.status_code == 200
     assert "El club ya tiene un jugador" not in text(reloaded)
     assert not SignUp.objects.exists()
+
+
+def test_a_refused_login_is_shown_at_the_login_page_and_a_reload_sends_no_password(client):
+    for url in (reverse("login"), "/admin/login/"):
+        moved = client.post(
+            url,
+            {"username": "nadie", "password": "mal"},
+            HTTP_REFERER=f"http://testserver{url}",
+            **BROWSER,
+        )
+        assert moved.status_code == 303 and moved["Location"] == url, url
+        shown = client.get(url, **BROWSER)
+        assert shown.status_code == 400
+        assert 'value="nadie"' in text(shown)
+        reloaded = client.get(url, **BROWSER)  # a reload: the empty form, no password sent
+        assert reloaded.status_code == 200 and 'value="nadie"' not in text(reloaded)
