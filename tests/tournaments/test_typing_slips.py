@@ -95,3 +95,14 @@ def test_a_slip_the_rules_refuse_anyway_is_refused_without_asking(director_clien
     assert refused.status_code == 400
     assert "¿seguro?" not in text(refused)
     assert not Result.objects.filter(table=second).exists()
+
+
+def test_cancelling_the_htmx_question_loads_the_round_page_again(director_client, club):
+    t, (_first, second) = club["t"], club["tables"]
+    asked = director_client.post(
+        reverse("manage:result_save", args=[t.slug, second.pk]),
+        {"tantos_a": "9999", "tantos_b": "50", "version": "0", "action": "save"},
+        **HTMX,
+    )
+    # the address bar still shows the round page: a fragment-only link would not load it
+    assert f'href="/gestion/torneos/{t.slug}/ronda/1/?#mesa-2">Cancelar</a>' in text(asked)

@@ -55,6 +55,8 @@ def confirmation(
     ``button`` ("Sí, borrar" by default), next to a "Cancelar" link to ``cancel_url``.
     Status 200: nothing was stored. An HTMX request (a button that did not send
     ``confirm=1``) gets the page in place of the current one."""
+    if request.htmx:
+        cancel_url = reloading(cancel_url)
     response = render(
         request,
         "tournaments/manage/confirm.html",
@@ -71,6 +73,18 @@ def confirmation(
         retarget(response, "body")
         reswap(response, "innerHTML")
     return response
+
+
+def reloading(url: str) -> str:
+    """``url`` written so that following it loads the page again: an HTMX answer that took
+    the whole page (the question) left the address bar at the page it came from, where a link
+    to that same address with a fragment (``…/ronda/2/#mesa-3``) would only move to the
+    fragment; an empty query (``…/ronda/2/?#mesa-3``) makes it another address, so "Cancelar"
+    loads the page as it is."""
+    path, hash_, fragment = url.partition("#")
+    if "?" not in path:
+        path += "?"
+    return path + hash_ + fragment
 
 
 def ask_first(request, write: Callable[[], object], question: Callable[[], object]):
