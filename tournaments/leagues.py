@@ -247,6 +247,15 @@ class LeagueTable:
     def line_of(self, player_id: int) -> TableLine | None:
         return next((t for t in self.lines if t.player.pk == player_id), None)
 
+    @property
+    def unannounced(self) -> int:
+        """How many of the tournaments ``left`` are not among ``columns`` yet (planned, not
+        announced): "quedan 3 torneos, 1 sin anunciar" next to two listed still to play. 0
+        when the number planned is not known."""
+        if self.left is None:
+            return 0
+        return max(0, self.left - (len(self.columns) - self.finished))
+
 
 def league_scale(league: League) -> tuple[int, ...]:
     """The league's points scale (``rules.parse_scale`` of the stored text; a stored value the

@@ -298,3 +298,15 @@ def test_frequent_rivals_are_ordered_by_games_won_and_lost_alike_best_partners_b
     assert [c.name for c in rivals] == ["Abel Alba", "Zoila Zamora", "Mara Montes"]
     partners = stories._ranked(met, 5, by_share_won=True)
     assert [c.name for c in partners] == ["Zoila Zamora", "Abel Alba", "Mara Montes"]
+
+
+def test_the_shorthand_of_the_games_is_explained_under_them(client, club):
+    ana, beto = club["ana"], club["beto"]
+    body = client.get(reverse("rankings:player", args=[ana.pk])).content.decode()
+    assert (
+        '<p class="hint legend">R1 M2: ronda 1, mesa 2; Esperado y Obtenido: la puntuación que '
+        "el rating esperaba y la que hubo (1 ganar, 0 perder); K: cuánto mueve el rating una "
+        "partida (glosario).</p>"
+    ) in body
+    page = client.get(reverse("rankings:head_to_head", args=[ana.pk, beto.pk])).content.decode()
+    assert '<p class="hint legend">R1 M2: ronda 1, mesa 2.</p>' in page
