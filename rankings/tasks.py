@@ -118,7 +118,8 @@ def refresh_stories() -> dict:
     row inserted unless it exists, then updated only where its ``as_of`` is older than
     ``r``: a slower run that read older games never overwrites a newer story); the requests
     up to ``r`` deleted (a change committed meanwhile has a larger id and stays for the next
-    run); the player's page-cache scope (``stories.story_scope``) drawn after the commit.
+    run); the page-cache scopes (``stories.story_scope``) of the players stored drawn at the
+    end, at once (also when a later player fails).
     Returns ``{"players": n, "more": bool}``."""
     waiting = list(
         StoryRequest.objects.values("player_id")
@@ -126,18 +127,23 @@ def refresh_stories() -> dict:
         .order_by("first")
         .values_list("player_id", "last")[: STORIES_PER_RUN + 1]
     )
-    for player_id, last in waiting[:STORIES_PER_RUN]:
-        figures = stories.story_figures(player_id)
-        with transaction.atomic():
-            PlayerStory.objects.bulk_create(
-                [PlayerStory(player_id=player_id, figures=figures, as_of=last)],
-                ignore_conflicts=True,
-            )
-            PlayerStory.objects.filter(player_id=player_id, as_of__lt=last).update(
-                figures=figures, as_of=last, computed_at=timezone.now()
-            )
-            StoryRequest.objects.filter(player_id=player_id, id__lte=last).delete()
-            pagecache.changed(stories.story_scope(player_id))
+    stored = []
+    try:
+        for player_id, last in waiting[:STORIES_PER_RUN]:
+            figures = stories.story_figures(player_id)
+            with transaction.atomic():
+                PlayerStory.objects.bulk_create(
+                    [PlayerStory(player_id=player_id, figures=figures, as_of=last)],
+                    ignore_conflicts=True,
+                )
+                PlayerStory.objects.filter(player_id=player_id, as_of__lt=last).update(
+                    figures=figures, as_of=last, computed_at=timezone.now()
+                )
+                StoryRequest.objects.filter(player_id=player_id, id__lte=last).delete()
+            stored.append(stories.story_scope(player_id))
+    finally:  # the committed players' pages, in one draw
+        if stored:
+            pagecache.changed(*stored)
     more = len(waiting) > STORIES_PER_RUN
     if more:
         enqueue_stories()

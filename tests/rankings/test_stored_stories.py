@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from clubsite import pagecache
 from rankings import ledger, stories, tasks
 from rankings.models import PlayerStory, StoryRequest
 from tests import builders
@@ -41,9 +42,11 @@ def _requested() -> set[int]:
 
 
 def test_a_save_asks_for_its_players_stories_and_the_worker_stores_them(
-    club, django_capture_on_commit_callbacks
+    club, django_capture_on_commit_callbacks, monkeypatch
 ):
     ana, beto = club["ana"], club["beto"]
+    drawn = []
+    monkeypatch.setattr(pagecache, "_draw", lambda scopes: drawn.append(set(scopes)))
     story = PlayerStory.objects.get(player=ana)
     assert story.as_of > 0  # stored by the worker
     # Ana against Beto: 6 games, 3 won, 1 drawn, 2 lost (tantos, Swiss games and VP summed)
@@ -64,10 +67,13 @@ def test_a_save_asks_for_its_players_stories_and_the_worker_stores_them(
             ("Beto Bravo", 3, 1)
         ]
     last = StoryRequest.objects.filter(player=ana).latest("id").pk
-    for callback in callbacks:  # the commit: the refresh task runs (immediate backend)
-        callback()
+    with django_capture_on_commit_callbacks(execute=True):  # and what they leave for after
+        for callback in callbacks:  # the commit: the refresh task runs (immediate backend)
+            callback()
     assert not StoryRequest.objects.exists()
     assert PlayerStory.objects.get(player=ana).as_of == last
+    # the two players' pages renewed in one draw, after the refresh's commits
+    assert {f"player:{ana.pk}", f"player:{beto.pk}"} in drawn
     # the drawn 1–1 is now a 2–0 win: 4 won, 0 drawn, figures 2 for → 3, 3 against → 2
     assert _rival(ana.pk, beto.pk) == [beto.pk, "Beto Bravo", 6, 4, 0, 2, 213, 259]
     assert _rival(beto.pk, ana.pk) == [ana.pk, "Ana Arenas", 6, 2, 0, 4, 259, 213]
