@@ -54,7 +54,11 @@ GROWS: dict[str, str] = {
     "public:league": "the league page: its queries grow with the league's tournaments (10 → 15)",
     "public:league_csv": "the league CSV: its queries grow with the league's tournaments (10 → 15)",
     "public:league_xlsx": "the league workbook: queries grow with its tournaments (16 → 21)",
-    "rankings:player": "the player page: its stories' queries grow with the player's games (31 → 42)",
+    "rankings:player": (
+        "the player page's first read computes and stores the player's story (generate_club "
+        "stores none): one query per system among the player's games (26 → 27); read again, "
+        "the stored story takes the same (tests/rankings/test_stored_stories.py)"
+    ),
 }
 
 
