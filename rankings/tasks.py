@@ -12,6 +12,10 @@ mid-replay rolls that transaction back: the ledger keeps its previous, consisten
 the requests stay, so the replay runs again, on the next save or, when nothing else comes,
 once the oldest request is older than ``STALE_AFTER`` and a ranking page is read
 (``ensure_replay``). docs/scale-out.md tells how to run the same task on Celery or RQ.
+
+The players' stories (``refresh_stories``) follow the same pattern: a change of a tournament's
+games writes a ``StoryRequest`` per player concerned (``rankings.signals``) and enqueues the
+task on commit; it stores each player's figures (``PlayerStory``).
 """
 
 from __future__ import annotations
@@ -23,11 +27,14 @@ import time
 from functools import wraps
 
 from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Max, Min
 from django.tasks import task
 from django.utils import timezone
 
-from rankings import health, ledger
-from rankings.models import ReplayRequest
+from clubsite import pagecache
+from rankings import health, ledger, stories
+from rankings.models import PlayerStory, ReplayRequest, StoryRequest
 
 log = logging.getLogger(__name__)
 
@@ -63,22 +70,23 @@ def _has_requests() -> bool:
     return ReplayRequest.objects.exists()
 
 
-def _waiting_in_database() -> bool:
-    """Whether a ``replay_ledger`` task already waits in django-tasks-db's queue (not yet
-    claimed by a worker): it will take every request committed before it starts, so another
-    one is not needed. False on any other backend (each save enqueues; the extra tasks find
-    nothing to do)."""
+def _waiting_in_database(waiting=None) -> bool:
+    """Whether a ``waiting`` task (default ``replay_ledger``) already waits in
+    django-tasks-db's queue (not yet claimed by a worker): it will take every request
+    committed before it starts, so another one is not needed. False on any other backend
+    (each save enqueues; the extra tasks find nothing to do)."""
+    waiting = waiting or replay_ledger
     try:
         from django_tasks_db.backend import DatabaseBackend
         from django_tasks_db.models import DBTaskResult
     except ImportError:  # another backend is installed instead
         return False
-    backend = replay_ledger.get_backend()
+    backend = waiting.get_backend()
     if not isinstance(backend, DatabaseBackend):
         return False
     return (
         DBTaskResult.objects.ready()
-        .filter(task_path=replay_ledger.module_path, backend_name=backend.alias)
+        .filter(task_path=waiting.module_path, backend_name=backend.alias)
         .exists()
     )
 
@@ -95,6 +103,64 @@ def enqueue_replay() -> None:
         log.exception("ledger replay failed")
     except Exception:
         log.exception("could not enqueue the ledger replay")
+
+
+#: The players whose stories one run of ``refresh_stories`` computes at most.
+STORIES_PER_RUN = 200
+
+
+@task()
+def refresh_stories() -> dict:
+    """Compute again the stories of the players with a waiting ``StoryRequest`` (the oldest
+    requests first, at most ``STORIES_PER_RUN`` players; enqueued again when more wait).
+    For each player, in a transaction of its own: ``r``, the largest id of their requests,
+    read before computing (``stories.story_figures``); the figures stored race-safely (the
+    row inserted unless it exists, then updated only where its ``as_of`` is older than
+    ``r``: a slower run that read older games never overwrites a newer story); the requests
+    up to ``r`` deleted (a change committed meanwhile has a larger id and stays for the next
+    run); the page-cache scopes (``stories.story_scope``) of the players stored drawn at the
+    end, at once (also when a later player fails).
+    Returns ``{"players": n, "more": bool}``."""
+    waiting = list(
+        StoryRequest.objects.values("player_id")
+        .annotate(first=Min("id"), last=Max("id"))
+        .order_by("first")
+        .values_list("player_id", "last")[: STORIES_PER_RUN + 1]
+    )
+    stored = []
+    try:
+        for player_id, last in waiting[:STORIES_PER_RUN]:
+            figures = stories.story_figures(player_id)
+            with transaction.atomic():
+                PlayerStory.objects.bulk_create(
+                    [PlayerStory(player_id=player_id, figures=figures, as_of=last)],
+                    ignore_conflicts=True,
+                )
+                PlayerStory.objects.filter(player_id=player_id, as_of__lt=last).update(
+                    figures=figures, as_of=last, computed_at=timezone.now()
+                )
+                StoryRequest.objects.filter(player_id=player_id, id__lte=last).delete()
+            stored.append(stories.story_scope(player_id))
+    finally:  # the committed players' pages, in one draw
+        if stored:
+            pagecache.changed(*stored)
+    more = len(waiting) > STORIES_PER_RUN
+    if more:
+        enqueue_stories()
+    return {"players": len(waiting[:STORIES_PER_RUN]), "more": more}
+
+
+def enqueue_stories() -> None:
+    """Put ``refresh_stories`` on the queue unless one already waits there. Called on commit
+    of a transaction that wrote a ``StoryRequest``. Never raises: a queue that cannot be
+    reached is logged and the requests stay for the next change (meanwhile the page shows
+    the stored story, "updating")."""
+    try:
+        if _waiting_in_database(refresh_stories):
+            return
+        refresh_stories.enqueue()
+    except Exception:
+        log.exception("could not enqueue the stories' refresh")
 
 
 def ensure_replay(pending) -> None:

@@ -180,8 +180,9 @@ def ledger_xlsx(request, year):
 def player_pages(request, pk, *args, **kwargs) -> list[str]:
     """``scopes`` of a player's page: ``RANKING``, and those of the player's league positions
     (``tournaments.leagues.player_scopes``: one query, also on a hit) and of their stories
-    (``rankings.stories.player_scopes``: every tournament they entered; one query)."""
-    return [RANKING, *player_scopes(pk), *stories.player_scopes(pk)]
+    (``rankings.stories.player_scopes``: every tournament they entered; one query), and the
+    scope of their stored story (``stories.story_scope``: the worker renews it)."""
+    return [RANKING, *player_scopes(pk), *stories.player_scopes(pk), stories.story_scope(pk)]
 
 
 @require_safe
