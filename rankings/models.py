@@ -227,9 +227,9 @@ class PlayerStory(models.Model):
     ``stories._ranked``'s order), ``"rivals": [...]`` (the ``stories.FREQUENT_RIVALS`` most
     frequent, same shape), ``"zapatos_given": n, "zapatos_received": n}``. ``as_of``: the
     id of the last ``StoryRequest`` of the player the figures cover (0: filled by a reader,
-    ``stories.player_stories``); the task (``rankings.tasks.refresh_stories``) only ever
-    overwrites a row with a lower ``as_of``, so an older computation never replaces a newer
-    one."""
+    ``stories.player_stories``, which only inserts a missing row); the task
+    (``rankings.tasks.refresh_stories``) computes and writes under the player's lock, so its
+    runs for one player follow one another and the last written is the newest."""
 
     player = models.OneToOneField(
         "tournaments.Player",

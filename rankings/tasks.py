@@ -27,8 +27,8 @@ import time
 from functools import wraps
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import Max, Min
+from django.db import connection, transaction
+from django.db.models import Min
 from django.tasks import task
 from django.utils import timezone
 
@@ -113,30 +113,40 @@ STORIES_PER_RUN = 200
 def refresh_stories() -> dict:
     """Compute again the stories of the players with a waiting ``StoryRequest`` (the oldest
     requests first, at most ``STORIES_PER_RUN`` players; enqueued again when more wait).
-    For each player, in a transaction of its own: ``r``, the largest id of their requests,
-    read before computing (``stories.story_figures``); the figures stored race-safely (the
-    row inserted unless it exists, then updated only where its ``as_of`` is older than
-    ``r``: a slower run that read older games never overwrites a newer story); the requests
-    up to ``r`` deleted (a change committed meanwhile has a larger id and stays for the next
-    run); the page-cache scopes (``stories.story_scope``) of the players stored drawn at the
-    end, at once (also when a later player fails).
-    Returns ``{"players": n, "more": bool}``."""
+    For each player, in a transaction of its own that first takes the player's lock
+    (``_lock_story``: two runs never refresh one player at once): ``r``, the largest id of
+    their requests, read under the lock; the figures computed then (``stories.story_figures``:
+    every change whose request is visible is in them) and stored over whatever row there is
+    (a reader's lazy fill, an older run's: the runs of one player follow one another, so the
+    last one stored read the newest games); the requests up to ``r`` deleted (one committed
+    meanwhile, whatever its id, stays for the next run); the page-cache scopes
+    (``stories.story_scope``) of the players stored drawn at the end, at once (also when a
+    later player fails). Returns ``{"players": n, "more": bool}``."""
     waiting = list(
         StoryRequest.objects.values("player_id")
-        .annotate(first=Min("id"), last=Max("id"))
+        .annotate(first=Min("id"))
         .order_by("first")
-        .values_list("player_id", "last")[: STORIES_PER_RUN + 1]
+        .values_list("player_id", flat=True)[: STORIES_PER_RUN + 1]
     )
     stored = []
     try:
-        for player_id, last in waiting[:STORIES_PER_RUN]:
-            figures = stories.story_figures(player_id)
+        for player_id in waiting[:STORIES_PER_RUN]:
             with transaction.atomic():
+                _lock_story(player_id)
+                last = (
+                    StoryRequest.objects.filter(player_id=player_id)
+                    .order_by("-id")
+                    .values_list("id", flat=True)
+                    .first()
+                )
+                if last is None:  # another run did it meanwhile
+                    continue
+                figures = stories.story_figures(player_id)
                 PlayerStory.objects.bulk_create(
                     [PlayerStory(player_id=player_id, figures=figures, as_of=last)],
                     ignore_conflicts=True,
                 )
-                PlayerStory.objects.filter(player_id=player_id, as_of__lt=last).update(
+                PlayerStory.objects.filter(player_id=player_id).update(
                     figures=figures, as_of=last, computed_at=timezone.now()
                 )
                 StoryRequest.objects.filter(player_id=player_id, id__lte=last).delete()
@@ -148,6 +158,21 @@ def refresh_stories() -> dict:
     if more:
         enqueue_stories()
     return {"players": len(waiting[:STORIES_PER_RUN]), "more": more}
+
+
+#: The first key of the stories' advisory locks (PostgreSQL), the player's id the second.
+STORY_LOCK = 7301
+
+
+def _lock_story(player_id: int) -> None:
+    """Hold player ``player_id``'s story lock until the transaction ends: a transaction-level
+    advisory lock on PostgreSQL (``STORY_LOCK``, the id folded into 31 bits: two players that
+    share a key only wait for each other); SQLite writes one transaction at a time already."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)", [STORY_LOCK, player_id % 2147483647]
+            )
 
 
 def enqueue_stories() -> None:
