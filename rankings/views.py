@@ -32,7 +32,7 @@ from tournaments.views.visibility import player_or_404
 
 RANKING_PAGE_SIZE = 100
 #: Games a page of one season on the player page, newest first (the chart keeps the season).
-PLAYER_GAMES_PAGE_SIZE = 50
+PLAYER_GAMES_PAGE_SIZE = 25
 #: Seconds a client is asked to wait before asking again for a CSV of a ranking that is not
 #: current (the 503's ``Retry-After``).
 RETRY_AFTER = 300

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -269,6 +271,57 @@ def _scored(
     )
 
 
+#: How many leagues' tables each process keeps (``_scored_table``).
+KEPT_TABLES = 16
+_kept: OrderedDict = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _scored_table(
+    league: League, tournaments: list[Tournament]
+) -> tuple[dict[int, rules.TournamentPlaces], list[rules.LeagueLine]]:
+    """``(places, lines)`` of ``league`` over ``tournaments``: ``tournament_places`` and
+    ``_scored``, kept in this process (the last ``KEPT_TABLES`` leagues) under the version of
+    what they are made of, so that a league's table is scored once per change of its data and
+    a player page or a page of the table only reads that version: the league's scale and its
+    settings, its tournaments (ids and statuses) and, when every one is finished, their stored
+    final places (how many rows and the largest id: a finished tournament's rows are deleted
+    and stored again, with new ids, whenever it changes). One query for the version; with a
+    running tournament nothing is kept (its provisional places change with every result)."""
+    from django.db.models import Count, Max
+
+    from tournaments.models import FinalPlace
+
+    finished = [t.pk for t in tournaments if t.status == Tournament.Status.FINISHED]
+    if len(finished) != len(tournaments) or not tournaments:
+        places = tournament_places(tournaments)
+        return places, _scored(league, tournaments, places)
+    version = FinalPlace.objects.filter(tournament_id__in=finished).aggregate(
+        n=Count("id"), last=Max("id")
+    )
+    key = (
+        league.pk,
+        league.points_scale,
+        league.participation_points,
+        league.best_results,
+        tuple(finished),
+        version["n"],
+        version["last"],
+    )
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    places = tournament_places(tournaments)
+    found = (places, _scored(league, tournaments, places))
+    with _kept_lock:
+        _kept[key] = found
+        while len(_kept) > KEPT_TABLES:
+            _kept.popitem(last=False)
+    return found
+
+
 def _finished(tournaments: Iterable[Tournament]) -> int:
     return sum(1 for t in tournaments if t.status == Tournament.Status.FINISHED)
 
@@ -314,11 +367,10 @@ def league_table(
     Queries: the tournaments (1), their places (``tournament_places``), the players' names
     (1)."""
     tournaments = list(_published(league.tournaments.all()))
-    places = tournament_places(tournaments)
+    places, scored = _scored_table(league, tournaments)
     names = _names(places.values())
     columns = [TournamentColumn(n, t) for n, t in enumerate(tournaments, start=1)]
-    scored = _scored(league, tournaments, places)
-    scored.sort(key=lambda ln: (ln.position, names[ln.player_id][2], ln.player_id))
+    scored = sorted(scored, key=lambda ln: (ln.position, names[ln.player_id][2], ln.player_id))
     shown, table_page = scored, None
     if page is not None:
         if max_cells:
@@ -373,8 +425,8 @@ class PlayerLeague:
 
 def player_leagues(player: Player, *, limit: int = PLAYER_LEAGUES_SHOWN) -> list[PlayerLeague]:
     """The player's leagues, newest season first (at most ``limit``), with their position in
-    each. Queries: the leagues (1), which tournaments each has (1), those tournaments (1), their
-    places (``tournament_places``: each tournament once, even when in several leagues)."""
+    each. Queries: the leagues (1), which tournaments each has (1), those tournaments (1), and
+    per league its table's (``_scored_table``: the version, and the places when they changed)."""
     leagues = list(_leagues_of(player.pk).order_by("-season", "name", "pk")[:limit])
     if not leagues:
         return []
@@ -386,14 +438,13 @@ def player_leagues(player: Player, *, limit: int = PLAYER_LEAGUES_SHOWN) -> list
     tournaments = {
         t.pk: t for t in _published(Tournament.objects.filter(pk__in={t for _, t in links}))
     }
-    places = tournament_places(tournaments.values())
     out = []
     for lg in leagues:
         mine = sorted(
             (tournaments[t] for league_id, t in links if league_id == lg.pk and t in tournaments),
             key=lambda t: (t.date, t.pk),
         )
-        lines = _scored(lg, mine, places)
+        _places, lines = _scored_table(lg, mine)
         finished = _finished(mine)
         out.append(
             PlayerLeague(
