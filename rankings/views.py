@@ -358,7 +358,7 @@ def player_search(request):
     box that asks (``a1``, ``a2``, ``b1`` or ``b2``: htmx sends the box's own name) or ``q``;
     without one, an empty list (a cached page). Each search takes a slot of
     ``LIMITS["player-search"]`` for the visitor's network (``too_many`` beyond), as the
-    calculator's answers do. Queries: the limiter's, then one."""
+    calculator's answers do. Queries: the limiter's, then two (``queries.players_named``)."""
     text = next((request.GET[f] for f in (*CALCULATOR_PLAYERS, "q") if request.GET.get(f)), "")
     found = []
     if text:
