@@ -54,7 +54,7 @@ LEAGUES = "leagues"
 PLAYER_LEAGUES_SHOWN = 6
 #: The fewest lines a page of a league table holds, however many tournaments it has
 #: (``league_table(max_cells=...)``).
-MIN_PAGE_LINES = 20
+MIN_PAGE_LINES = 12
 #: Where a tournament's places are kept in the shared cache (``tournament_places``).
 PLACES_KEY_PREFIX = "clubsite:league-places:"
 
@@ -360,7 +360,7 @@ def league_table(
     the Django ``Page`` (None when everything fits on one); text that is not a number shows the
     first page, a number out of range the last. ``max_cells`` bounds a page of a wide table:
     at most that many cells (lines × tournaments), but never fewer than ``MIN_PAGE_LINES`` lines
-    (a league of 50 tournaments: 20 lines a page for 1,000 cells). Paging only slices what is built: positions
+    (a league of 50 tournaments: 12 lines a page for 600 cells). Paging only slices what is built: positions
     and ties are those of the whole table (the pure rules score every player), but the
     ``Player`` rows and the cells are made for the lines shown only.
 
