@@ -52,21 +52,6 @@ WIN, DRAW, LOSS = "win", "draw", "loss"
 # --- the page cache ------------------------------------------------------------------------------
 
 
-def _tournaments_of(player_id: int):
-    return Tournament.objects.filter(
-        Q(entries__player1_id=player_id) | Q(entries__player2_id=player_id)
-    )
-
-
-def player_scopes(player_id: int) -> list[str]:
-    """The page-cache scopes of a player's stories: the scope of every tournament the player
-    has an entry in (a result, a castigo or a sorteo there changes partners, zapatos or
-    podiums). An entry added or removed draws ``RANKING``, which the player page names too.
-    One query."""
-    slugs = _tournaments_of(player_id).values_list("slug", flat=True).distinct()
-    return [pagecache.tournament_scope(slug) for slug in slugs]
-
-
 def story_scope(player_id: int) -> str:
     """The page-cache scope of a player's stored story (``"player:<id>"``): drawn when the
     worker stores it anew (``rankings.tasks.refresh_stories``), named by the player page."""
@@ -75,15 +60,10 @@ def story_scope(player_id: int) -> str:
 
 def meeting_pages(request, pk, other, *args, **kwargs) -> list[str]:
     """``scopes`` of the head to head of ``pk`` and ``other``: ``RANKING`` (the rating
-    exchanged, who plays where) and the scope of every tournament both have an entry in. One
-    query, also on a hit."""
-    slugs = (
-        _tournaments_of(pk)
-        .filter(pk__in=_tournaments_of(other).values("pk"))
-        .values_list("slug", flat=True)
-        .distinct()
-    )
-    return [pagecache.RANKING, *(pagecache.tournament_scope(slug) for slug in slugs)]
+    exchanged, who plays where) and the two players' story scopes (``story_scope``): a change
+    of a tournament either entered asks for their stories again, and the worker renews both
+    scopes once they are stored. No query; the same keys however many tournaments they share."""
+    return [pagecache.RANKING, story_scope(pk), story_scope(other)]
 
 
 # --- the games of a player -----------------------------------------------------------------------

@@ -178,11 +178,13 @@ def ledger_xlsx(request, year):
 
 
 def player_pages(request, pk, *args, **kwargs) -> list[str]:
-    """``scopes`` of a player's page: ``RANKING``, and those of the player's league positions
-    (``tournaments.leagues.player_scopes``: one query, also on a hit) and of their stories
-    (``rankings.stories.player_scopes``: every tournament they entered; one query), and the
-    scope of their stored story (``stories.story_scope``: the worker renews it)."""
-    return [RANKING, *player_scopes(pk), *stories.player_scopes(pk), stories.story_scope(pk)]
+    """``scopes`` of a player's page: ``RANKING`` (the games, the seasons, tournaments'
+    names), those of the player's league positions (``tournaments.leagues.player_scopes``: one
+    query, also on a hit) and the scope of their stored story (``stories.story_scope``): any
+    change of a tournament they entered asks for their story again and the worker renews that
+    scope once it is stored (partners, rivals, zapatos, and the podiums of the final places),
+    so a hit reads a fixed number of keys however many tournaments the player entered."""
+    return [RANKING, *player_scopes(pk), stories.story_scope(pk)]
 
 
 @require_safe

@@ -83,11 +83,12 @@ def connect_signals() -> None:
 
 
 def league_scopes(slug: str) -> list[str]:
-    """The page-cache scopes of league ``slug``'s pages: ``LEAGUES``, ``CLUB`` (tournaments'
-    names, dates, statuses) and the scope of each of its tournaments (their standings). One
-    query."""
+    """The page-cache scopes of league ``slug``'s pages: ``LEAGUES`` and the scope of each of
+    its tournaments (their standings, names, dates and statuses: a tournament saved draws its
+    own scope too). Not ``CLUB``, which every first result of a table in any tournament draws.
+    One query."""
     slugs = Tournament.objects.filter(leagues__slug=slug).values_list("slug", flat=True)
-    return [LEAGUES, pagecache.CLUB, *(pagecache.tournament_scope(s) for s in slugs)]
+    return [LEAGUES, *(pagecache.tournament_scope(s) for s in slugs)]
 
 
 def player_scopes(player_id: int) -> list[str]:
