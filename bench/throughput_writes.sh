@@ -230,6 +230,16 @@ median = f"{statistics.median(spans):.0f} ms" if spans else "-"
 print(f"worker: {len(done)} replays done (median {median} each), {failed} failed; "
       f"ranking {'current' if health.pending() is None else 'waiting for a replay'} at the end")
 EOF
+# The ledger afterwards: once the last replay is done (at most a minute), equal to a rebuild.
+for _ in $(seq 1 60); do
+  "$PYTHON" -c 'import django; django.setup(); from rankings import health; import sys; sys.exit(health.pending() is not None)' && break
+  sleep 1
+done
+if "$PYTHON" manage.py check_ledger >"$WORK/check_ledger.out" 2>&1; then
+  echo "check_ledger: $(tail -n 1 "$WORK/check_ledger.out")"
+else
+  echo "check_ledger: NOT CURRENT"; sed 's/^/  /' "$WORK/check_ledger.out" | tail -n 12
+fi
 echo "machine at the end: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for name in "${NAMES[@]}"; do
   "$PYTHON" -c "import sys; r = float(sys.argv[2]); print(f'{sys.argv[1]} / trivial {sys.argv[4]}: median {r:.1%} of {sys.argv[3]} pairs (target >= 60%: {\"met\" if r >= 0.6 else \"MISSED\"})')" \

@@ -38,6 +38,10 @@ DECIMALS = {
 }
 
 
+#: ``Decimal(1).scaleb(-decimals)`` for every ``decimals`` ``rounded`` takes the quick way for.
+_UNITS = {d: Decimal(1).scaleb(-d) for d in range(-19, 20)}
+
+
 def rounded(value, decimals: int) -> Decimal:
     """``value`` rounded half away from zero to ``decimals`` places, as a ``Decimal`` with
     exactly that many places; never a negative zero.
@@ -55,6 +59,14 @@ def rounded(value, decimals: int) -> Decimal:
         value = Decimal(repr(value))
     elif isinstance(value, Decimal) and not value.is_finite():
         raise ValueError(f"not a finite number: {value!r}")
+    if isinstance(value, Decimal) and value.adjusted() < 20 and -20 < decimals < 20:
+        # The common case (a float's repr, a Decimal): quantize's ROUND_HALF_UP is half away
+        # from zero on the exact decimal, with room to spare in the context's precision; the
+        # pages format thousands of figures (~3 µs each this way, ~30 µs through Fraction).
+        with localcontext() as context:
+            context.prec = 50
+            result = value.quantize(_UNITS[decimals], rounding=ROUND_HALF_UP)
+        return result.copy_abs() if result.is_zero() else result
     exact = Fraction(value) * 10**decimals
     whole = math.floor(abs(exact) + Fraction(1, 2))  # half away from zero, exactly
     if exact < 0:

@@ -176,7 +176,7 @@ NOT_STORABLE = "not storable"
 KEPT_HEADERS = ("Content-Type", "Content-Disposition")
 #: A page larger than this (bytes) is kept in the shared cache only, not in each process's
 #: memory too (a PDF of several MB): the memory a process gives the cache stays bounded.
-LOCAL_MAX_BODY = 512 * 1024
+LOCAL_MAX_BODY = 2 * 1024 * 1024
 #: Seconds a heavy output's compute lock and slot live at most (a killed process frees them).
 HEAVY_HOLD = 120
 #: Seconds after which the "Preparando el archivo" page reloads itself (and its Retry-After).

@@ -217,3 +217,59 @@ class YearRating(models.Model):
     @property
     def change(self) -> float:
         return self.rating - self.start_rating
+
+
+class PlayerStory(models.Model):
+    """A player's story figures (``rankings.stories``), kept by the background worker
+    (derived data): computing them reads every game of the player, so the player page reads
+    this row instead. ``figures``: ``{"partners": [[player_id, name, games, wins, draws,
+    losses, figures_for, figures_against], ...]`` (the best ``stories.BEST_PARTNERS``, in
+    ``stories._ranked``'s order), ``"rivals": [...]`` (the ``stories.FREQUENT_RIVALS`` most
+    frequent, same shape), ``"zapatos_given": n, "zapatos_received": n}``. ``as_of``: the
+    id of the last ``StoryRequest`` of the player the figures cover (0: filled by a reader,
+    ``stories.player_stories``, which only inserts a missing row); the task
+    (``rankings.tasks.refresh_stories``) computes and writes under the player's lock, so its
+    runs for one player follow one another and the last written is the newest."""
+
+    player = models.OneToOneField(
+        "tournaments.Player",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="story",
+        db_constraint=False,
+    )
+    figures = models.JSONField(default=dict)
+    as_of = models.BigIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("trayectoria calculada")
+        verbose_name_plural = _("trayectorias calculadas")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} ({self.as_of})"
+
+
+class StoryRequest(models.Model):
+    """A player's story to compute again: written by ``rankings.signals`` in the transaction
+    that changed one of the player's tournaments (``tournaments.events.games_changed``), so
+    it commits with the change or not at all; ``rankings.tasks.refresh_stories`` computes the
+    player's figures, stores them (``PlayerStory``) and deletes the requests it covered (ids
+    up to the largest it read). Many changes of one player make many rows, one computation.
+    Operational: while one waits, the player page says its story is being updated."""
+
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(
+        "tournaments.Player",
+        on_delete=models.CASCADE,
+        related_name="story_requests",
+        db_constraint=False,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("trayectoria pendiente")
+        verbose_name_plural = _("trayectorias pendientes")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.created_at:%Y-%m-%d %H:%M:%S}"

@@ -20,14 +20,16 @@ from __future__ import annotations
 import logging
 import threading
 
+from django.db import connection
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
+from django.utils import timezone
 
 from clubsite.aftercommit import Collector, collector
 from rankings import health, tasks
-from rankings.models import LedgerRow, ReplayRequest
+from rankings.models import LedgerRow, PlayerStory, ReplayRequest, StoryRequest
 from tournaments import events, systems
-from tournaments.models import Result, Round, Seat, Table, Tournament
+from tournaments.models import Entry, Player, Result, Round, Seat, Table, Tournament
 
 log = logging.getLogger(__name__)
 # Scale-out (docs/scale-out.md): the only module-level mutable state here is a thread-local
@@ -193,3 +195,80 @@ def _tournament_saved(sender, instance, created, **kwargs):
         schedule(
             table_ids=Table.objects.filter(round__tournament=instance).values_list("pk", flat=True),
         )
+
+
+# --- the players' stories (rankings.stories, rankings.tasks.refresh_stories) ------------------
+
+
+class _StoriesRequested(Collector):
+    """A transaction wrote ``StoryRequest`` rows: once it commits, the refresh is enqueued
+    (once per transaction)."""
+
+    def run(self) -> None:
+        tasks.enqueue_stories()
+
+
+def request_stories(player_ids=(), *, tournament_ids=()) -> None:
+    """Ask for the stories of ``player_ids`` and of every player with an entry in
+    ``tournament_ids`` to be computed again: ``StoryRequest`` rows written in the current
+    transaction (one ``INSERT … SELECT`` per tournament, from its entries' player 1 and
+    player 2; one insert for ``player_ids``), and ``tasks.refresh_stories`` enqueued once it
+    commits (at once outside a transaction)."""
+    players = sorted({pk for pk in player_ids if pk is not None})
+    if players:
+        StoryRequest.objects.bulk_create([StoryRequest(player_id=pk) for pk in players])
+    table, entries = (connection.ops.quote_name(m._meta.db_table) for m in (StoryRequest, Entry))
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        for pk in tournament_ids:
+            cursor.execute(
+                f"INSERT INTO {table} (player_id, created_at) "
+                f"SELECT player1_id, %s FROM {entries} WHERE tournament_id = %s "
+                f"UNION SELECT player2_id, %s FROM {entries} "
+                f"WHERE tournament_id = %s AND player2_id IS NOT NULL",
+                [now, pk, now, pk],
+            )
+    if not players and not tournament_ids:
+        return
+    if collector(_StoriesRequested) is None:
+        tasks.enqueue_stories()
+
+
+@receiver(events.games_changed)
+def _games_changed(sender, tournament_ids, **kwargs):
+    """A tournament's games may have changed (``tournaments.services.places``, once per
+    tournament and transaction level): its players' stories are asked for."""
+    request_stories(tournament_ids=tournament_ids)
+
+
+@receiver(pre_delete, sender=Tournament, dispatch_uid="rankings.stories:tournament_deleted")
+def _tournament_deleted_stories(sender, instance, **kwargs):
+    """A tournament about to be deleted: its players' stories are asked for while its entries
+    still exist."""
+    request_stories(tournament_ids=[instance.pk])
+
+
+@receiver(pre_save, sender=Entry)
+def _entry_players_before(sender, instance, raw=False, **kwargs):
+    """An entry whose players change: the old players' stories are asked for too (the new
+    ones are its tournament's players, ``_games_changed``). One query, only for an entry
+    already stored."""
+    if raw or instance.pk is None:
+        return
+    old = Entry.objects.filter(pk=instance.pk).values_list("player1_id", "player2_id").first()
+    if old is None:
+        return
+    gone = set(old) - {instance.player1_id, instance.player2_id}
+    request_stories(gone)
+
+
+@receiver(pre_save, sender=Player)
+def _player_renamed(sender, instance, raw=False, **kwargs):
+    """A player renamed: every stored story is deleted (the stored names order the partners
+    and rivals, ``stories._ranked``; the names shown are read when the page is), and the
+    readers store them again. Rare. One query, only for a player already stored."""
+    if raw or instance.pk is None:
+        return
+    old = Player.objects.filter(pk=instance.pk).values_list("full_name", flat=True).first()
+    if old is not None and old != instance.full_name:
+        PlayerStory.objects.all().delete()

@@ -14,6 +14,12 @@ tournament's settings (``ScoringSystem.outcomes``). Between two players of one t
 - at a table game (3–4 players, no sides), two players at the same table **met**; the one with
   more VP won, equal VP drew; nobody is a partner.
 
+A player's partners, rivals and zapatos read every game of the player, so they are stored
+(``PlayerStory``, kept by the background worker: ``rankings.tasks.refresh_stories``, asked
+for by ``rankings.signals`` whenever one of the player's tournaments changes); the page reads
+the stored row and says "updating" while a request waits. Podiums and the peak are one query
+each and stay computed when read.
+
 "For" and "against" are the figures of each: tantos (dominó), games (Swiss) or VP (table
 games), so head to head keeps one line per system. The rating exchanged is the sum of the
 first player's rating changes in the games they met (the ledger: rated dominó only).
@@ -29,9 +35,9 @@ from django.utils import timezone
 
 from clubsite import pagecache
 from clubsite.routers import use_replica
-from rankings.models import LedgerRow
+from rankings.models import LedgerRow, PlayerStory, StoryRequest
 from tournaments import systems
-from tournaments.models import Entry, FinalPlace, Seat, Table, Tournament
+from tournaments.models import Entry, FinalPlace, Player, Seat, Table, Tournament
 
 #: Lines of the player page's lists (partners, rivals) and of head to head's last meetings.
 BEST_PARTNERS = 5
@@ -46,32 +52,18 @@ WIN, DRAW, LOSS = "win", "draw", "loss"
 # --- the page cache ------------------------------------------------------------------------------
 
 
-def _tournaments_of(player_id: int):
-    return Tournament.objects.filter(
-        Q(entries__player1_id=player_id) | Q(entries__player2_id=player_id)
-    )
-
-
-def player_scopes(player_id: int) -> list[str]:
-    """The page-cache scopes of a player's stories: the scope of every tournament the player
-    has an entry in (a result, a castigo or a sorteo there changes partners, zapatos or
-    podiums). An entry added or removed draws ``RANKING``, which the player page names too.
-    One query."""
-    slugs = _tournaments_of(player_id).values_list("slug", flat=True).distinct()
-    return [pagecache.tournament_scope(slug) for slug in slugs]
+def story_scope(player_id: int) -> str:
+    """The page-cache scope of a player's stored story (``"player:<id>"``): drawn when the
+    worker stores it anew (``rankings.tasks.refresh_stories``), named by the player page."""
+    return f"player:{player_id}"
 
 
 def meeting_pages(request, pk, other, *args, **kwargs) -> list[str]:
     """``scopes`` of the head to head of ``pk`` and ``other``: ``RANKING`` (the rating
-    exchanged, who plays where) and the scope of every tournament both have an entry in. One
-    query, also on a hit."""
-    slugs = (
-        _tournaments_of(pk)
-        .filter(pk__in=_tournaments_of(other).values("pk"))
-        .values_list("slug", flat=True)
-        .distinct()
-    )
-    return [pagecache.RANKING, *(pagecache.tournament_scope(slug) for slug in slugs)]
+    exchanged, who plays where) and the two players' story scopes (``story_scope``): a change
+    of a tournament either entered asks for their stories again, and the worker renews both
+    scopes once they are stored. No query; the same keys however many tournaments they share."""
+    return [pagecache.RANKING, story_scope(pk), story_scope(other)]
 
 
 # --- the games of a player -----------------------------------------------------------------------
@@ -410,7 +402,9 @@ class Stories:
     best share won: at most ``BEST_PARTNERS``), ``rivals`` (the most games against: at most
     ``FREQUENT_RIVALS``), ``zapatos_given``/``zapatos_received``, ``podiums`` (newest first,
     at most ``PODIUMS_SHOWN``), ``podium_count``, ``wins`` (tournaments won, 1st place
-    shared or not), ``peak`` (None without rated games)."""
+    shared or not), ``peak`` (None without rated games), ``updating`` (a change of the
+    player's games waits for the worker: partners, rivals and zapatos are the stored ones,
+    from before it)."""
 
     partners: list[Companion]
     rivals: list[Companion]
@@ -420,6 +414,7 @@ class Stories:
     podium_count: int
     wins: int
     peak: Peak | None
+    updating: bool = False
 
     @property
     def any(self) -> bool:
@@ -502,12 +497,15 @@ def peak(player_id: int) -> Peak | None:
     return Peak(*row) if row else None
 
 
-def player_stories(player_id: int) -> Stories:
-    """The stories of player ``player_id`` (see ``Stories``). Queries, whatever the number of
-    games and tournaments, each reading that player's rows only: the player's entries (1),
-    the tables they sat at (1, their own seats by the seats' index on the entry), those
-    tables' games (``_games``: 3, and the outcomes, one per system among them), the podiums
-    (1: the stored final places, ``podiums``), the peak (1)."""
+def story_figures(player_id: int) -> dict:
+    """The stored part of player ``player_id``'s stories, computed from all their games (see
+    the module): ``{"partners": [[player_id, name, games, wins, draws, losses, figures_for,
+    figures_against], ...]`` (at most ``BEST_PARTNERS``, ``_ranked``'s order), ``"rivals":
+    [...]`` (at most ``FREQUENT_RIVALS``, same shape), ``"zapatos_given": n,
+    "zapatos_received": n}`` (JSON, what ``PlayerStory.figures`` holds). Queries, whatever the
+    number of games, each reading that player's rows only: the player's entries (1), the
+    tables they sat at (1, their own seats by the seats' index on the entry), those tables'
+    games (``_games``: 3, and the outcomes, one per system among them)."""
     partners: dict[int, Companion] = {}
     rivals: dict[int, Companion] = {}
     given = received = 0
@@ -531,14 +529,55 @@ def player_stories(player_id: int) -> Stories:
                 given += 1
             else:
                 received += 1
+
+    def rows(companions: dict[int, Companion], size: int, by_share_won: bool) -> list[list]:
+        return [
+            [c.player_id, c.name]
+            + [c.tally.games, c.tally.wins, c.tally.draws, c.tally.losses]
+            + [c.tally.figures_for, c.tally.figures_against]
+            for c in _ranked(companions, size, by_share_won=by_share_won)
+        ]
+
+    return {
+        "partners": rows(partners, BEST_PARTNERS, by_share_won=True),
+        "rivals": rows(rivals, FREQUENT_RIVALS, by_share_won=False),
+        "zapatos_given": given,
+        "zapatos_received": received,
+    }
+
+
+def player_stories(player_id: int) -> Stories:
+    """The stories of player ``player_id`` (see ``Stories``). Queries, whatever the number of
+    games and tournaments: whether a ``StoryRequest`` of the player waits (1, read first: a
+    refresh that commits in between shows its figures under the notice, never older ones
+    without it), the stored ``PlayerStory`` (1), the partners' and rivals' names now (1, when
+    there are any: the stored ones only order them), the podiums (1: the stored final places,
+    ``podiums``), the peak (1). A player without a stored story has it computed here
+    (``story_figures``) and inserted unless a row appeared meanwhile (``as_of`` 0: the
+    worker's next refresh replaces it; a reader never overwrites a row)."""
+    updating = StoryRequest.objects.filter(player_id=player_id).exists()
+    figures = PlayerStory.objects.filter(player_id=player_id).values_list("figures", flat=True)
+    figures = figures.first()
+    if figures is None:
+        figures = story_figures(player_id)
+        PlayerStory.objects.bulk_create(
+            [PlayerStory(player_id=player_id, figures=figures, as_of=0)], ignore_conflicts=True
+        )
+    ids = {row[0] for row in figures["partners"] + figures["rivals"]}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "full_name")) if ids else {}
+
+    def companions(rows: list[list]) -> list[Companion]:
+        return [Companion(pk, names.get(pk, name), Tally("", *tally)) for pk, name, *tally in rows]
+
     found = podiums(player_id)
     return Stories(
-        partners=_ranked(partners, BEST_PARTNERS, by_share_won=True),
-        rivals=_ranked(rivals, FREQUENT_RIVALS, by_share_won=False),
-        zapatos_given=given,
-        zapatos_received=received,
+        partners=companions(figures["partners"]),
+        rivals=companions(figures["rivals"]),
+        zapatos_given=figures["zapatos_given"],
+        zapatos_received=figures["zapatos_received"],
         podiums=found[:PODIUMS_SHOWN],
         podium_count=len(found),
         wins=sum(1 for p in found if p.position == 1),
         peak=peak(player_id),
+        updating=updating,
     )

@@ -12,6 +12,10 @@ mid-replay rolls that transaction back: the ledger keeps its previous, consisten
 the requests stay, so the replay runs again, on the next save or, when nothing else comes,
 once the oldest request is older than ``STALE_AFTER`` and a ranking page is read
 (``ensure_replay``). docs/scale-out.md tells how to run the same task on Celery or RQ.
+
+The players' stories (``refresh_stories``) follow the same pattern: a change of a tournament's
+games writes a ``StoryRequest`` per player concerned (``rankings.signals``) and enqueues the
+task on commit; it stores each player's figures (``PlayerStory``).
 """
 
 from __future__ import annotations
@@ -23,11 +27,14 @@ import time
 from functools import wraps
 
 from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Min
 from django.tasks import task
 from django.utils import timezone
 
-from rankings import health, ledger
-from rankings.models import ReplayRequest
+from clubsite import pagecache
+from rankings import health, ledger, stories
+from rankings.models import PlayerStory, ReplayRequest, StoryRequest
 
 log = logging.getLogger(__name__)
 
@@ -63,22 +70,23 @@ def _has_requests() -> bool:
     return ReplayRequest.objects.exists()
 
 
-def _waiting_in_database() -> bool:
-    """Whether a ``replay_ledger`` task already waits in django-tasks-db's queue (not yet
-    claimed by a worker): it will take every request committed before it starts, so another
-    one is not needed. False on any other backend (each save enqueues; the extra tasks find
-    nothing to do)."""
+def _waiting_in_database(waiting=None) -> bool:
+    """Whether a ``waiting`` task (default ``replay_ledger``) already waits in
+    django-tasks-db's queue (not yet claimed by a worker): it will take every request
+    committed before it starts, so another one is not needed. False on any other backend
+    (each save enqueues; the extra tasks find nothing to do)."""
+    waiting = waiting or replay_ledger
     try:
         from django_tasks_db.backend import DatabaseBackend
         from django_tasks_db.models import DBTaskResult
     except ImportError:  # another backend is installed instead
         return False
-    backend = replay_ledger.get_backend()
+    backend = waiting.get_backend()
     if not isinstance(backend, DatabaseBackend):
         return False
     return (
         DBTaskResult.objects.ready()
-        .filter(task_path=replay_ledger.module_path, backend_name=backend.alias)
+        .filter(task_path=waiting.module_path, backend_name=backend.alias)
         .exists()
     )
 
@@ -95,6 +103,89 @@ def enqueue_replay() -> None:
         log.exception("ledger replay failed")
     except Exception:
         log.exception("could not enqueue the ledger replay")
+
+
+#: The players whose stories one run of ``refresh_stories`` computes at most.
+STORIES_PER_RUN = 200
+
+
+@task()
+def refresh_stories() -> dict:
+    """Compute again the stories of the players with a waiting ``StoryRequest`` (the oldest
+    requests first, at most ``STORIES_PER_RUN`` players; enqueued again when more wait).
+    For each player, in a transaction of its own that first takes the player's lock
+    (``_lock_story``: two runs never refresh one player at once): ``r``, the largest id of
+    their requests, read under the lock; the figures computed then (``stories.story_figures``:
+    every change whose request is visible is in them) and stored over whatever row there is
+    (a reader's lazy fill, an older run's: the runs of one player follow one another, so the
+    last one stored read the newest games); the requests up to ``r`` deleted (one committed
+    meanwhile, whatever its id, stays for the next run); the page-cache scopes
+    (``stories.story_scope``) of the players stored drawn at the end, at once (also when a
+    later player fails). Returns ``{"players": n, "more": bool}``."""
+    waiting = list(
+        StoryRequest.objects.values("player_id")
+        .annotate(first=Min("id"))
+        .order_by("first")
+        .values_list("player_id", flat=True)[: STORIES_PER_RUN + 1]
+    )
+    stored = []
+    try:
+        for player_id in waiting[:STORIES_PER_RUN]:
+            with transaction.atomic():
+                _lock_story(player_id)
+                last = (
+                    StoryRequest.objects.filter(player_id=player_id)
+                    .order_by("-id")
+                    .values_list("id", flat=True)
+                    .first()
+                )
+                if last is None:  # another run did it meanwhile
+                    continue
+                figures = stories.story_figures(player_id)
+                PlayerStory.objects.bulk_create(
+                    [PlayerStory(player_id=player_id, figures=figures, as_of=last)],
+                    ignore_conflicts=True,
+                )
+                PlayerStory.objects.filter(player_id=player_id).update(
+                    figures=figures, as_of=last, computed_at=timezone.now()
+                )
+                StoryRequest.objects.filter(player_id=player_id, id__lte=last).delete()
+            stored.append(stories.story_scope(player_id))
+    finally:  # the committed players' pages, in one draw
+        if stored:
+            pagecache.changed(*stored)
+    more = len(waiting) > STORIES_PER_RUN
+    if more:
+        enqueue_stories()
+    return {"players": len(waiting[:STORIES_PER_RUN]), "more": more}
+
+
+#: The first key of the stories' advisory locks (PostgreSQL), the player's id the second.
+STORY_LOCK = 7301
+
+
+def _lock_story(player_id: int) -> None:
+    """Hold player ``player_id``'s story lock until the transaction ends: a transaction-level
+    advisory lock on PostgreSQL (``STORY_LOCK``, the id folded into 31 bits: two players that
+    share a key only wait for each other); SQLite writes one transaction at a time already."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)", [STORY_LOCK, player_id % 2147483647]
+            )
+
+
+def enqueue_stories() -> None:
+    """Put ``refresh_stories`` on the queue unless one already waits there. Called on commit
+    of a transaction that wrote a ``StoryRequest``. Never raises: a queue that cannot be
+    reached is logged and the requests stay for the next change (meanwhile the page shows
+    the stored story, "updating")."""
+    try:
+        if _waiting_in_database(refresh_stories):
+            return
+        refresh_stories.enqueue()
+    except Exception:
+        log.exception("could not enqueue the stories' refresh")
 
 
 def ensure_replay(pending) -> None:

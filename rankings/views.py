@@ -32,7 +32,7 @@ from tournaments.views.visibility import player_or_404
 
 RANKING_PAGE_SIZE = 100
 #: Games a page of one season on the player page, newest first (the chart keeps the season).
-PLAYER_GAMES_PAGE_SIZE = 50
+PLAYER_GAMES_PAGE_SIZE = 25
 #: Seconds a client is asked to wait before asking again for a CSV of a ranking that is not
 #: current (the 503's ``Retry-After``).
 RETRY_AFTER = 300
@@ -178,10 +178,13 @@ def ledger_xlsx(request, year):
 
 
 def player_pages(request, pk, *args, **kwargs) -> list[str]:
-    """``scopes`` of a player's page: ``RANKING``, and those of the player's league positions
-    (``tournaments.leagues.player_scopes``: one query, also on a hit) and of their stories
-    (``rankings.stories.player_scopes``: every tournament they entered; one query)."""
-    return [RANKING, *player_scopes(pk), *stories.player_scopes(pk)]
+    """``scopes`` of a player's page: ``RANKING`` (the games, the seasons, tournaments'
+    names), those of the player's league positions (``tournaments.leagues.player_scopes``: one
+    query, also on a hit) and the scope of their stored story (``stories.story_scope``): any
+    change of a tournament they entered asks for their story again and the worker renews that
+    scope once it is stored (partners, rivals, zapatos, and the podiums of the final places),
+    so a hit reads a fixed number of keys however many tournaments the player entered."""
+    return [RANKING, *player_scopes(pk), stories.story_scope(pk)]
 
 
 @require_safe
@@ -358,7 +361,7 @@ def player_search(request):
     box that asks (``a1``, ``a2``, ``b1`` or ``b2``: htmx sends the box's own name) or ``q``;
     without one, an empty list (a cached page). Each search takes a slot of
     ``LIMITS["player-search"]`` for the visitor's network (``too_many`` beyond), as the
-    calculator's answers do. Queries: the limiter's, then one."""
+    calculator's answers do. Queries: the limiter's, then two (``queries.players_named``)."""
     text = next((request.GET[f] for f in (*CALCULATOR_PLAYERS, "q") if request.GET.get(f)), "")
     found = []
     if text:

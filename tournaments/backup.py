@@ -181,6 +181,13 @@ EXCLUDED: dict[str, str] = {
         "operational: replays waiting for the worker; the import rebuilds everything, so none "
         "is waiting after a restore"
     ),
+    "rankings.PlayerStory": (
+        "derived: each player's story figures (partners, rivals, zapatos), computed again by "
+        "the first reader of the player's page after a restore"
+    ),
+    "rankings.StoryRequest": (
+        "operational: stories waiting for the worker; a restore has no stored stories to refresh"
+    ),
 }
 
 HISTORY = "history"

@@ -41,9 +41,10 @@ from tournaments.models import Tournament
 
 #: How far back the feed goes: the tournaments begun (or still running) in the last 60 days.
 FEED_PAST_DAYS = 60
-#: The most events the feed holds (``feed_tournaments``: the coming ones first). About 0.4 ms
-#: of icalendar each: 30 keep a federation's feed within 3× a small club's.
-FEED_MAX_EVENTS = 30
+#: The most events the feed holds (``feed_tournaments``: the coming ones first). About 0.6 ms
+#: of icalendar each on the 2-core machine of docs/performance.md: 30 made a federation's feed
+#: 5.2× a small club's (21 ms against 4 ms); 15 keep it within 3×.
+FEED_MAX_EVENTS = 15
 #: The months the calendar page shows: this one and the next five.
 CALENDAR_MONTHS = 6
 #: How often a subscribed calendar is asked to look again (RFC 7986 REFRESH-INTERVAL).

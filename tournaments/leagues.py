@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -52,7 +54,7 @@ LEAGUES = "leagues"
 PLAYER_LEAGUES_SHOWN = 6
 #: The fewest lines a page of a league table holds, however many tournaments it has
 #: (``league_table(max_cells=...)``).
-MIN_PAGE_LINES = 20
+MIN_PAGE_LINES = 12
 #: Where a tournament's places are kept in the shared cache (``tournament_places``).
 PLACES_KEY_PREFIX = "clubsite:league-places:"
 
@@ -81,11 +83,12 @@ def connect_signals() -> None:
 
 
 def league_scopes(slug: str) -> list[str]:
-    """The page-cache scopes of league ``slug``'s pages: ``LEAGUES``, ``CLUB`` (tournaments'
-    names, dates, statuses) and the scope of each of its tournaments (their standings). One
-    query."""
+    """The page-cache scopes of league ``slug``'s pages: ``LEAGUES`` and the scope of each of
+    its tournaments (their standings, names, dates and statuses: a tournament saved draws its
+    own scope too). Not ``CLUB``, which every first result of a table in any tournament draws.
+    One query."""
     slugs = Tournament.objects.filter(leagues__slug=slug).values_list("slug", flat=True)
-    return [LEAGUES, pagecache.CLUB, *(pagecache.tournament_scope(s) for s in slugs)]
+    return [LEAGUES, *(pagecache.tournament_scope(s) for s in slugs)]
 
 
 def player_scopes(player_id: int) -> list[str]:
@@ -278,6 +281,57 @@ def _scored(
     )
 
 
+#: How many leagues' tables each process keeps (``_scored_table``).
+KEPT_TABLES = 16
+_kept: OrderedDict = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _scored_table(
+    league: League, tournaments: list[Tournament]
+) -> tuple[dict[int, rules.TournamentPlaces], list[rules.LeagueLine]]:
+    """``(places, lines)`` of ``league`` over ``tournaments``: ``tournament_places`` and
+    ``_scored``, kept in this process (the last ``KEPT_TABLES`` leagues) under the version of
+    what they are made of, so that a league's table is scored once per change of its data and
+    a player page or a page of the table only reads that version: the league's scale and its
+    settings, its tournaments (ids and statuses) and, when every one is finished, their stored
+    final places (how many rows and the largest id: a finished tournament's rows are deleted
+    and stored again, with new ids, whenever it changes). One query for the version; with a
+    running tournament nothing is kept (its provisional places change with every result)."""
+    from django.db.models import Count, Max
+
+    from tournaments.models import FinalPlace
+
+    finished = [t.pk for t in tournaments if t.status == Tournament.Status.FINISHED]
+    if len(finished) != len(tournaments) or not tournaments:
+        places = tournament_places(tournaments)
+        return places, _scored(league, tournaments, places)
+    version = FinalPlace.objects.filter(tournament_id__in=finished).aggregate(
+        n=Count("id"), last=Max("id")
+    )
+    key = (
+        league.pk,
+        league.points_scale,
+        league.participation_points,
+        league.best_results,
+        tuple(finished),
+        version["n"],
+        version["last"],
+    )
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    places = tournament_places(tournaments)
+    found = (places, _scored(league, tournaments, places))
+    with _kept_lock:
+        _kept[key] = found
+        while len(_kept) > KEPT_TABLES:
+            _kept.popitem(last=False)
+    return found
+
+
 def _finished(tournaments: Iterable[Tournament]) -> int:
     return sum(1 for t in tournaments if t.status == Tournament.Status.FINISHED)
 
@@ -316,18 +370,17 @@ def league_table(
     the Django ``Page`` (None when everything fits on one); text that is not a number shows the
     first page, a number out of range the last. ``max_cells`` bounds a page of a wide table:
     at most that many cells (lines × tournaments), but never fewer than ``MIN_PAGE_LINES`` lines
-    (a league of 50 tournaments: 20 lines a page for 1,000 cells). Paging only slices what is built: positions
+    (a league of 50 tournaments: 12 lines a page for 600 cells). Paging only slices what is built: positions
     and ties are those of the whole table (the pure rules score every player), but the
     ``Player`` rows and the cells are made for the lines shown only.
 
     Queries: the tournaments (1), their places (``tournament_places``), the players' names
     (1)."""
     tournaments = list(_published(league.tournaments.all()))
-    places = tournament_places(tournaments)
+    places, scored = _scored_table(league, tournaments)
     names = _names(places.values())
     columns = [TournamentColumn(n, t) for n, t in enumerate(tournaments, start=1)]
-    scored = _scored(league, tournaments, places)
-    scored.sort(key=lambda ln: (ln.position, names[ln.player_id][2], ln.player_id))
+    scored = sorted(scored, key=lambda ln: (ln.position, names[ln.player_id][2], ln.player_id))
     shown, table_page = scored, None
     if page is not None:
         if max_cells:
@@ -382,8 +435,8 @@ class PlayerLeague:
 
 def player_leagues(player: Player, *, limit: int = PLAYER_LEAGUES_SHOWN) -> list[PlayerLeague]:
     """The player's leagues, newest season first (at most ``limit``), with their position in
-    each. Queries: the leagues (1), which tournaments each has (1), those tournaments (1), their
-    places (``tournament_places``: each tournament once, even when in several leagues)."""
+    each. Queries: the leagues (1), which tournaments each has (1), those tournaments (1), and
+    per league its table's (``_scored_table``: the version, and the places when they changed)."""
     leagues = list(_leagues_of(player.pk).order_by("-season", "name", "pk")[:limit])
     if not leagues:
         return []
@@ -395,14 +448,13 @@ def player_leagues(player: Player, *, limit: int = PLAYER_LEAGUES_SHOWN) -> list
     tournaments = {
         t.pk: t for t in _published(Tournament.objects.filter(pk__in={t for _, t in links}))
     }
-    places = tournament_places(tournaments.values())
     out = []
     for lg in leagues:
         mine = sorted(
             (tournaments[t] for league_id, t in links if league_id == lg.pk and t in tournaments),
             key=lambda t: (t.date, t.pk),
         )
-        lines = _scored(lg, mine, places)
+        _places, lines = _scored_table(lg, mine)
         finished = _finished(mine)
         out.append(
             PlayerLeague(

@@ -261,13 +261,19 @@ def club_rows():
     own lists; references to accounts as usernames. The derived rows (ledger, year figures)
     and the many-to-many links without their ids, sorted (a rebuild, a restore number them
     anew); the ranking's status as its state and problems. Operational models (import jobs,
-    replay requests) are left out."""
+    replay and story requests) and the stored stories (a cache of the games' figures, not
+    restored) are left out."""
     names = dict(User.objects.values_list("pk", "username"))
     out = {}
     for config in (apps.get_app_config("tournaments"), apps.get_app_config("rankings")):
         for model in config.get_models(include_auto_created=True):
             label = model._meta.label
-            if label in ("tournaments.ImportJob", "rankings.ReplayRequest"):
+            if label in (
+                "tournaments.ImportJob",
+                "rankings.ReplayRequest",
+                "rankings.StoryRequest",
+                "rankings.PlayerStory",  # filled again by the page's first reader
+            ):
                 continue
             if model is LedgerStatus:
                 out[label] = list(model.objects.values_list("state", "problems"))

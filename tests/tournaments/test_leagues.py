@@ -639,6 +639,7 @@ def test_the_league_page_takes_a_fixed_number_of_queries_per_tournament(client, 
     count(url)  # stores the finished tournaments' final places (no commit ran in the test)
     before = count(url)
     player_url = reverse("rankings:player", args=[winter["players"]["Ana"].pk])
+    count(player_url)  # stores the player's story (read, not computed, from then on)
     player_before = count(player_url)
     table = winter["open_table"]
     services.record_result(acting_user=director, table=table, tantos_a=100, tantos_b=0, version=0)

@@ -16,7 +16,11 @@ is called by the app's ``ready()``.
   (the readers only read finished tournaments' rows meanwhile).
 
 Each transaction gathers its tournaments (``clubsite.aftercommit``): an import of a thousand
-tables in a finished tournament deletes its rows once and stores them once. Which tournament
+tables in a finished tournament deletes its rows once and stores them once.
+
+The same signals tell whoever listens that a tournament's games may have changed, in any
+status (``events.games_changed``, sent at once inside the transaction, once per tournament
+and transaction level): the players' stories (``rankings.signals``) ask for their refresh. Which tournament
 a row belongs to is read from the relations the services already loaded (``lock_table``,
 ``lock_round``), else by one query per table, round or tournament and transaction.
 """
@@ -26,7 +30,7 @@ from __future__ import annotations
 from django.db.models.signals import post_delete, post_save
 
 from clubsite.aftercommit import Collector, collector
-from tournaments import systems
+from tournaments import events, systems
 from tournaments.models import (
     Bye,
     Castigo,
@@ -68,6 +72,29 @@ def _after_commit(refresh: set[int], drop: set[int]) -> None:
         ).delete()
     if refresh:
         FinalPlace.objects.store(refresh)
+
+
+class _Announced(Collector):
+    """The tournaments one transaction level announced (``events.games_changed``) already.
+    One per savepoint level: what the listeners wrote is rows of that level, so a savepoint
+    that rolls back forgets its announcements with them."""
+
+    def __init__(self):
+        self.sent: set[int] = set()
+
+    def run(self) -> None:
+        pass
+
+
+def _announce(pk: int) -> None:
+    """Send ``events.games_changed`` for tournament ``pk`` unless this transaction level did
+    (at once outside a transaction)."""
+    level = collector(_Announced, per_savepoint=True)
+    if level is not None:
+        if pk in level.sent:
+            return
+        level.sent.add(pk)
+    events.games_changed.send(sender=Tournament, tournament_ids=[pk])
 
 
 def _cached(instance, name):
@@ -114,7 +141,8 @@ def _tournament_of(instance, touched: _Touched | None) -> tuple[int, str] | None
 
 
 def _changed(sender, instance, **kwargs) -> None:
-    """A row a tournament's final places depend on was saved or deleted."""
+    """A row a tournament's final places depend on was saved or deleted (its tournament's
+    games announced, ``_announce``, in any status)."""
     if kwargs.get("raw"):  # loaddata: no relation may be read yet
         return
     touched = collector(_Touched)
@@ -122,6 +150,7 @@ def _changed(sender, instance, **kwargs) -> None:
     if found is None:
         return
     pk, status = found
+    _announce(pk)
     if status != FINISHED:
         return
     if touched is None:  # outside a transaction: at once
@@ -134,7 +163,7 @@ def _changed(sender, instance, **kwargs) -> None:
 
 
 def _tournament_saved(sender, instance, created, raw=False, **kwargs) -> None:
-    """A tournament saved: finished, its rows are deleted and stored again after the commit
+    """A tournament saved (announced, ``_announce``, in any status): finished, its rows are deleted and stored again after the commit
     (it has just finished, or a setting the standings read may have changed); reopened or
     back to draft, they are removed after the commit."""
     if raw or created:
@@ -142,6 +171,7 @@ def _tournament_saved(sender, instance, created, raw=False, **kwargs) -> None:
     if instance.status == FINISHED:
         _changed(sender, instance)
         return
+    _announce(instance.pk)
     if instance.status not in (Tournament.Status.RUNNING, Tournament.Status.DRAFT):
         return  # only reopen (→ running) and back to draft leave "finished"
     touched = collector(_Touched)

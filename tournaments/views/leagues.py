@@ -26,7 +26,7 @@ from tournaments.views.public import STANDINGS_ORPHANS, STANDINGS_PAGE_SIZE
 #: The most result cells a page of a league's table renders (lines × tournaments; each cell is
 #: drawn twice, in its column and in the phone's line): a league of many tournaments shows
 #: fewer lines a page (``leagues.league_table(max_cells=...)``).
-LEAGUE_PAGE_CELLS = 1000
+LEAGUE_PAGE_CELLS = 600
 
 #: The words of each tiebreak's ``decided_by`` (SCORING.md "Leagues").
 TIEBREAK_LABELS = {
