@@ -170,7 +170,7 @@ def test_key_columns_fit_a_phone_in_every_language(
         )
     else:
         expect(detail).to_contain_text(LONG_TOURNAMENT)
-    expect(page.locator(".chart .x-tick")).to_have_text(["1", "2", "3"])
+    expect(page.locator(".chart .chart-narrow .x-tick")).to_have_text(["1", "2", "3"])
 
     # The standings of every system: pairs and individual dominó, Swiss, table games.
     for key, rows in (("pairs", 4), ("individual", 8), ("swiss", 8), ("table", 7)):
@@ -277,7 +277,7 @@ def test_every_control_is_44_px_on_a_phone(live_server, field, phone, login, lan
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_header_is_one_row_and_the_language_changes_in_one_tap(
+def test_the_header_is_three_rows_at_most_and_the_language_changes_in_one_tap(
     live_server, field, phone, lang, expect, screenshot
 ):
     page = phone
@@ -285,7 +285,9 @@ def test_the_header_is_one_row_and_the_language_changes_in_one_tap(
     individual = field["individual"]
     page.goto(f"{live_server.url}/torneos/{individual.slug}/mesa/")
     header = page.locator(".site-header").bounding_box()
-    assert header["height"] <= 64, header
+    # the brand and the languages, then every public section (tests/browser/test_header.py),
+    # in one row or two of 44 px targets depending on the language's words
+    assert header["height"] <= 3 * 44 + 16, header
     screenshot(page, f"phone-header-{lang}")
     # The page's language needs no button on a phone; the other two are one tap each.
     current = page.locator(f".lang-switch button[value={lang}]")
@@ -307,7 +309,7 @@ def test_a_director_header_stays_small(live_server, field, phone, login):
     page = phone
     login(page)
     page.goto(f"{live_server.url}/gestion/")
-    assert page.locator(".site-header").bounding_box()["height"] <= 2 * 44 + 16
+    assert page.locator(".site-header").bounding_box()["height"] <= 3 * 44 + 16
 
 
 def test_the_ranking_year_filter_updates_the_address_and_the_heading(

@@ -326,7 +326,7 @@ def test_export_delete_import_gives_back_the_same_club(club, tmp_path):
     assert all(doc["history"][k] for k in TRACKED), {k: len(doc["history"][k]) for k in TRACKED}
     assert {k: len(doc[k]) for k in NEW_IN_4} == {
         "signups": SignUp.objects.count(),
-        "leagues": 1,
+        "leagues": 2,  # the demo's "Liga del Club" and the fixture's
         "notices": Notice.objects.count(),
     }
     assert "ledger" not in exported.decode() and "rating" not in exported.decode()
@@ -343,7 +343,7 @@ def test_export_delete_import_gives_back_the_same_club(club, tmp_path):
     out, err = import_(path)
     assert out.startswith("Restaurado: players: ") and "history: " in out
     assert (
-        f", signups: {SignUp.objects.count()}, leagues: 1, notices: {Notice.objects.count()}, "
+        f", signups: {SignUp.objects.count()}, leagues: 2, notices: {Notice.objects.count()}, "
         in out
     )
     assert err == ""
