@@ -208,16 +208,19 @@ class _StoriesRequested(Collector):
         tasks.enqueue_stories()
 
 
-def request_stories(player_ids=(), *, tournament_ids=()) -> None:
-    """Ask for the stories of ``player_ids`` and of every player with an entry in
-    ``tournament_ids`` to be computed again: ``StoryRequest`` rows written in the current
-    transaction (one ``INSERT … SELECT`` per tournament, from its entries' player 1 and
-    player 2; one insert for ``player_ids``), and ``tasks.refresh_stories`` enqueued once it
-    commits (at once outside a transaction)."""
+def request_stories(player_ids=(), *, tournament_ids=(), table_ids=()) -> None:
+    """Ask for the stories of ``player_ids``, of every player with an entry in
+    ``tournament_ids`` and of every player seated at ``table_ids`` to be computed again:
+    ``StoryRequest`` rows written in the current transaction (one ``INSERT … SELECT`` per
+    tournament, from its entries' player 1 and player 2; one for the tables, from their
+    seats' entries; one insert for ``player_ids``), and ``tasks.refresh_stories`` enqueued
+    once it commits (at once outside a transaction)."""
     players = sorted({pk for pk in player_ids if pk is not None})
     if players:
         StoryRequest.objects.bulk_create([StoryRequest(player_id=pk) for pk in players])
-    table, entries = (connection.ops.quote_name(m._meta.db_table) for m in (StoryRequest, Entry))
+    table, entries, seats = (
+        connection.ops.quote_name(m._meta.db_table) for m in (StoryRequest, Entry, Seat)
+    )
     now = timezone.now()
     with connection.cursor() as cursor:
         for pk in tournament_ids:
@@ -228,17 +231,33 @@ def request_stories(player_ids=(), *, tournament_ids=()) -> None:
                 f"WHERE tournament_id = %s AND player2_id IS NOT NULL",
                 [now, pk, now, pk],
             )
-    if not players and not tournament_ids:
+        tables = sorted(set(table_ids))
+        if tables:
+            marks = ", ".join(["%s"] * len(tables))
+            cursor.execute(
+                f"INSERT INTO {table} (player_id, created_at) "
+                f"SELECT e.player1_id, %s FROM {seats} s JOIN {entries} e ON e.id = s.entry_id "
+                f"WHERE s.table_id IN ({marks}) "
+                f"UNION SELECT e.player2_id, %s FROM {seats} s JOIN {entries} e "
+                f"ON e.id = s.entry_id WHERE s.table_id IN ({marks}) "
+                f"AND e.player2_id IS NOT NULL",
+                [now, *tables, now, *tables],
+            )
+    if not players and not tournament_ids and not table_ids:
         return
     if collector(_StoriesRequested) is None:
         tasks.enqueue_stories()
 
 
 @receiver(events.games_changed)
-def _games_changed(sender, tournament_ids, **kwargs):
+def _games_changed(sender, tournament_ids, table_ids=None, **kwargs):
     """A tournament's games may have changed (``tournaments.services.places``, once per
-    tournament and transaction level): its players' stories are asked for."""
-    request_stories(tournament_ids=tournament_ids)
+    tournament, or table, and transaction level): the stories of its players are asked for,
+    of the table's players only when only a result changed (``table_ids``)."""
+    if table_ids:
+        request_stories(table_ids=table_ids)
+    else:
+        request_stories(tournament_ids=tournament_ids)
 
 
 @receiver(pre_delete, sender=Tournament, dispatch_uid="rankings.stories:tournament_deleted")

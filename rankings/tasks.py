@@ -29,7 +29,7 @@ from functools import wraps
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Min
-from django.tasks import task
+from django.tasks import TaskResultStatus, task
 from django.utils import timezone
 
 from clubsite import pagecache
@@ -37,6 +37,15 @@ from rankings import health, ledger, stories
 from rankings.models import PlayerStory, ReplayRequest, StoryRequest
 
 log = logging.getLogger(__name__)
+
+#: Seconds the replay waits in the queue after the change that enqueued it (a queue that can
+#: defer: django-tasks-db's), so that the saves of those seconds make one replay and the ranking
+#: pages are renewed once for all of them, not once per save (docs/performance.md, "The
+#: ranking under writes"); the pages say "updating since …" meanwhile. 0: at once.
+REPLAY_DELAY = 2.0
+#: The same for the players' stories (``refresh_stories``): a player whose results come in one
+#: after another has their story computed once per ``STORY_DELAY`` seconds at most.
+STORY_DELAY = 10.0
 
 #: A replay waiting longer than this is taken for lost (its worker died): the next ranking
 #: page read enqueues it again (at most once per ``STALE_AFTER``).
@@ -72,9 +81,9 @@ def _has_requests() -> bool:
 
 def _waiting_in_database(waiting=None) -> bool:
     """Whether a ``waiting`` task (default ``replay_ledger``) already waits in
-    django-tasks-db's queue (not yet claimed by a worker): it will take every request
-    committed before it starts, so another one is not needed. False on any other backend
-    (each save enqueues; the extra tasks find nothing to do)."""
+    django-tasks-db's queue (not yet claimed by a worker, due now or deferred: ``_deferred``):
+    it will take every request committed before it starts, so another one is not needed.
+    False on any other backend (each save enqueues; the extra tasks find nothing to do)."""
     waiting = waiting or replay_ledger
     try:
         from django_tasks_db.backend import DatabaseBackend
@@ -84,11 +93,17 @@ def _waiting_in_database(waiting=None) -> bool:
     backend = waiting.get_backend()
     if not isinstance(backend, DatabaseBackend):
         return False
-    return (
-        DBTaskResult.objects.ready()
-        .filter(task_path=waiting.module_path, backend_name=backend.alias)
-        .exists()
-    )
+    return DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY, task_path=waiting.module_path, backend_name=backend.alias
+    ).exists()
+
+
+def _deferred(waiting, seconds: float):
+    """``waiting`` (a task) to run ``seconds`` from now when its backend can defer (the
+    database queue: ``run_after``), else as it is (the immediate backend runs it at once)."""
+    if seconds > 0 and waiting.get_backend().supports_defer:
+        return waiting.using(run_after=timezone.now() + dt.timedelta(seconds=seconds))
+    return waiting
 
 
 def enqueue_replay() -> None:
@@ -98,7 +113,7 @@ def enqueue_replay() -> None:
     try:
         if _waiting_in_database():
             return
-        replay_ledger.enqueue()
+        _deferred(replay_ledger, REPLAY_DELAY).enqueue()
     except ledger.ReplayFailed:  # the immediate backend ran it and it failed: recorded
         log.exception("ledger replay failed")
     except Exception:
@@ -156,7 +171,7 @@ def refresh_stories() -> dict:
             pagecache.changed(*stored)
     more = len(waiting) > STORIES_PER_RUN
     if more:
-        enqueue_stories()
+        enqueue_stories(delay=0)
     return {"players": len(waiting[:STORIES_PER_RUN]), "more": more}
 
 
@@ -175,15 +190,16 @@ def _lock_story(player_id: int) -> None:
             )
 
 
-def enqueue_stories() -> None:
-    """Put ``refresh_stories`` on the queue unless one already waits there. Called on commit
-    of a transaction that wrote a ``StoryRequest``. Never raises: a queue that cannot be
-    reached is logged and the requests stay for the next change (meanwhile the page shows
-    the stored story, "updating")."""
+def enqueue_stories(delay: float | None = None) -> None:
+    """Put ``refresh_stories`` on the queue, to run ``delay`` seconds from now (default
+    ``STORY_DELAY``), unless one already waits there. Called on commit of a transaction that
+    wrote a ``StoryRequest``. Never raises: a queue that cannot be reached is logged and the
+    requests stay for the next change (meanwhile the page shows the stored story,
+    "updating")."""
     try:
         if _waiting_in_database(refresh_stories):
             return
-        refresh_stories.enqueue()
+        _deferred(refresh_stories, STORY_DELAY if delay is None else delay).enqueue()
     except Exception:
         log.exception("could not enqueue the stories' refresh")
 

@@ -16,9 +16,11 @@ writer never imports what reacts to it.
   while the tournament has not started, under the same lock.
 - ``games_changed``: a tournament's games may have changed (a result of any system, a seat, a
   table, a round, an entry, a bye, a castigo, a sorteo, the tournament's own save;
-  ``tournament_ids``). Sent at once, inside the writer's transaction, once per tournament and
-  transaction level (``services.places``, which sees every path): the players' stories
-  (``rankings.signals``) write their refresh requests in that transaction.
+  ``tournament_ids``; ``table_ids``: when only a result changed, its table, else None). Sent
+  at once, inside the writer's transaction, once per tournament (or table) and transaction
+  level (``services.places``, which sees every path): the players' stories
+  (``rankings.signals``) write their refresh requests in that transaction, for the table's
+  players only when ``table_ids`` is given.
 - ``batched()``: a long write (a results file: thousands of rows) asks the listeners that
   gather per change to gather for the whole block and act once at its end: the ranking writes
   one replay request for every table the file touched (``rankings.signals``). Listeners connect
@@ -48,8 +50,9 @@ partner_named = Signal()
 #: An entry gave its place back (kwargs: ``tournament`` locked, ``acting_user``), sent inside
 #: the transaction.
 place_freed = Signal()
-#: A tournament's games may have changed (kwargs: ``tournament_ids``, a list), sent inside the
-#: transaction once per tournament and transaction level.
+#: A tournament's games may have changed (kwargs: ``tournament_ids``, a list; ``table_ids``,
+#: the tables when only their results changed, else None), sent inside the transaction once
+#: per tournament (or table) and transaction level.
 games_changed = Signal()
 #: The outermost ``batched()`` block began / ended (kwargs of the end: ``ok``).
 batch_started = Signal()

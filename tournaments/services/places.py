@@ -20,7 +20,9 @@ tables in a finished tournament deletes its rows once and stores them once.
 
 The same signals tell whoever listens that a tournament's games may have changed, in any
 status (``events.games_changed``, sent at once inside the transaction, once per tournament
-and transaction level): the players' stories (``rankings.signals``) ask for their refresh. Which tournament
+and transaction level; a result of any system once per table, naming its table: only that
+table's players' games changed): the players' stories (``rankings.signals``) ask for their
+refresh. Which tournament
 a row belongs to is read from the relations the services already loaded (``lock_table``,
 ``lock_round``), else by one query per table, round or tournament and transaction.
 """
@@ -44,6 +46,9 @@ from tournaments.models import (
 )
 
 FINISHED = Tournament.Status.FINISHED
+#: The result models of the registered systems (``connect_signals``): a change of one is
+#: announced for its table alone (``_announce``), as is a table's own row.
+_PER_TABLE: set[type] = set()
 
 
 class _Touched(Collector):
@@ -75,26 +80,36 @@ def _after_commit(refresh: set[int], drop: set[int]) -> None:
 
 
 class _Announced(Collector):
-    """The tournaments one transaction level announced (``events.games_changed``) already.
-    One per savepoint level: what the listeners wrote is rows of that level, so a savepoint
-    that rolls back forgets its announcements with them."""
+    """What one transaction level announced (``events.games_changed``) already: ``sent``, the
+    tournaments announced whole; ``tables``, the tables announced alone (a result saved). One
+    per savepoint level: what the listeners wrote is rows of that level, so a savepoint that
+    rolls back forgets its announcements with them."""
 
     def __init__(self):
         self.sent: set[int] = set()
+        self.tables: set[int] = set()
 
     def run(self) -> None:
         pass
 
 
-def _announce(pk: int) -> None:
-    """Send ``events.games_changed`` for tournament ``pk`` unless this transaction level did
-    (at once outside a transaction)."""
+def _announce(pk: int, table_id: int | None = None) -> None:
+    """Send ``events.games_changed`` for tournament ``pk`` (for its table ``table_id`` alone
+    when given: only that table's games changed) unless this transaction level announced the
+    tournament, or that table, already (at once outside a transaction)."""
     level = collector(_Announced, per_savepoint=True)
     if level is not None:
-        if pk in level.sent:
+        if pk in level.sent or (table_id is not None and table_id in level.tables):
             return
-        level.sent.add(pk)
-    events.games_changed.send(sender=Tournament, tournament_ids=[pk])
+        if table_id is None:
+            level.sent.add(pk)
+        else:
+            level.tables.add(table_id)
+    events.games_changed.send(
+        sender=Tournament,
+        tournament_ids=[pk],
+        table_ids=None if table_id is None else [table_id],
+    )
 
 
 def _cached(instance, name):
@@ -150,7 +165,12 @@ def _changed(sender, instance, **kwargs) -> None:
     if found is None:
         return
     pk, status = found
-    _announce(pk)
+    # a result (of any system), or a table's own row (its version, its number: the seats say
+    # who plays there), is that table's games alone; anything else may move players
+    if isinstance(instance, Table):
+        _announce(pk, instance.pk)
+    else:
+        _announce(pk, instance.table_id if sender in _PER_TABLE else None)
     if status != FINISHED:
         return
     if touched is None:  # outside a transaction: at once
@@ -188,7 +208,9 @@ def connect_signals() -> None:
     systems are registered."""
     uid = "tournaments.places"
     models = {Seat, Table, Round, Bye, Entry, Castigo, Sorteo}
-    models |= {s.result_model for s in systems.all_systems() if s.result_model is not None}
+    results = {s.result_model for s in systems.all_systems() if s.result_model is not None}
+    _PER_TABLE.update(results)
+    models |= results
     for model in sorted(models, key=lambda m: m._meta.label):
         label = model._meta.label
         post_save.connect(_changed, sender=model, dispatch_uid=f"{uid}:save:{label}")
