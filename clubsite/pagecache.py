@@ -259,11 +259,39 @@ def generation(scope: str = ALL) -> str:
     return token
 
 
+#: The functions that name the scopes drawn with others (``derive``).
+_derivers: list[Callable[[frozenset[str]], Any]] = []
+
+
+def derive(fn: Callable[[frozenset[str]], Any]) -> Callable[[frozenset[str]], Any]:
+    """Register ``fn(scopes) -> more scopes``: whenever ``scopes`` are drawn, the scopes ``fn``
+    names are drawn with them, in the same ``set_many`` (a league's scope with any of its
+    tournaments': ``tournaments.leagues``). So a page made of many others' data names ONE
+    scope, and a hit reads one key for it, not one per part. ``fn`` runs once per drawing
+    transaction, after its commit (it sees the committed rows; one query at most is its
+    budget); an error is logged and the derived scopes are not drawn (their pages expire,
+    ``PAGE_TIMEOUT``). Usable as a decorator."""
+    _derivers.append(fn)
+    return fn
+
+
+def _derived(scopes: frozenset[str]) -> set[str]:
+    """The scopes the registered ``derive`` functions name for ``scopes``."""
+    more: set[str] = set()
+    for fn in _derivers:
+        try:
+            more.update(fn(scopes))
+        except Exception:
+            log.exception("page cache: could not derive the scopes drawn with %s", sorted(scopes))
+    return more
+
+
 def _draw(scopes) -> None:
     """A new token for each of ``scopes`` (``ALL`` alone when among them: it changes every
-    key), in one ``set_many``. A cache server that is down is logged: the save stands, and the
-    entries expire (``PAGE_TIMEOUT``)."""
-    scopes = {ALL} if ALL in scopes else set(scopes)
+    key) and for the scopes derived from them (``derive``), in one ``set_many``. A cache
+    server that is down is logged: the save stands, and the entries expire
+    (``PAGE_TIMEOUT``)."""
+    scopes = {ALL} if ALL in scopes else set(scopes) | _derived(frozenset(scopes))
     try:
         _cache().set_many({generation_key(s): uuid.uuid4().hex for s in scopes}, None)
     except Exception:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from django.core.cache import caches
 from django.core.paginator import Page, Paginator
 from django.db.models import Q
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 from django.utils.translation import gettext
 
 from clubsite import pagecache
@@ -69,35 +69,70 @@ def _league_changed(sender, using=None, action="post_", **kwargs) -> None:
         pagecache.changed(LEAGUES, using=using)
 
 
+def league_scope(slug: str) -> str:
+    """The page-cache scope of league ``slug``'s table: ``"league:<slug>"``, drawn with the
+    scope of any of its tournaments (``_with_tournaments``)."""
+    return f"league:{slug}"
+
+
+_TOURNAMENT_SCOPE = pagecache.tournament_scope("")
+
+
+def _with_tournaments(scopes: frozenset[str]) -> list[str]:
+    """``pagecache.derive``: the scopes of the leagues of the tournaments among ``scopes``
+    (whatever changed in a tournament, its standings, name, date or status, changes the
+    tables of its leagues). One query, only when a tournament's scope is drawn."""
+    slugs = [s[len(_TOURNAMENT_SCOPE) :] for s in scopes if s.startswith(_TOURNAMENT_SCOPE)]
+    if not slugs:
+        return []
+    found = (
+        League.objects.filter(tournaments__slug__in=slugs)
+        .values_list("slug", flat=True)
+        .distinct()
+    )
+    return [league_scope(s) for s in found]
+
+
+def _tournament_deleting(sender, instance, using=None, **kwargs) -> None:
+    """A tournament about to be deleted: its leagues' scopes are drawn when the deletion
+    commits (its links to them are gone by then, so ``_with_tournaments`` cannot find them)."""
+    slugs = list(instance.leagues.values_list("slug", flat=True))
+    if slugs:
+        pagecache.changed(*(league_scope(s) for s in slugs), using=using)
+
+
 def connect_signals() -> None:
     """Draw a new generation of ``LEAGUES`` whenever a league is saved or deleted or its
-    tournaments change, whatever the path (services, admin, shell). Called by the app's
-    ``ready()``. What a league's tournaments show changes their own scopes, which the league
-    pages name too (``league_scopes``)."""
+    tournaments change, whatever the path (services, admin, shell), and of a league's own
+    scope (``league_scope``) with any of its tournaments' (``pagecache.derive``) and when one
+    of them is deleted. Called by the app's ``ready()``."""
     uid = "tournaments.leagues"
     post_save.connect(_league_changed, sender=League, dispatch_uid=uid + ":save")
     post_delete.connect(_league_changed, sender=League, dispatch_uid=uid + ":delete")
     m2m_changed.connect(
         _league_changed, sender=League.tournaments.through, dispatch_uid=uid + ":tournaments"
     )
+    pre_delete.connect(_tournament_deleting, sender=Tournament, dispatch_uid=uid + ":deleting")
+    if _with_tournaments not in pagecache._derivers:
+        pagecache.derive(_with_tournaments)
 
 
 def league_scopes(slug: str) -> list[str]:
-    """The page-cache scopes of league ``slug``'s pages: ``LEAGUES`` and the scope of each of
-    its tournaments (their standings, names, dates and statuses: a tournament saved draws its
-    own scope too). Not ``CLUB``, which every first result of a table in any tournament draws.
-    One query."""
-    slugs = Tournament.objects.filter(leagues__slug=slug).values_list("slug", flat=True)
-    return [LEAGUES, *(pagecache.tournament_scope(s) for s in slugs)]
+    """The page-cache scopes of league ``slug``'s pages: ``LEAGUES`` (a league saved, its
+    tournaments added or removed) and ``league_scope(slug)`` (drawn with any of its
+    tournaments' scopes: their standings, names, dates and statuses). Not ``CLUB``, which
+    every first result of a table in any tournament draws. No query: a hit reads three keys
+    (with ``ALL``) however many tournaments the league has."""
+    return [LEAGUES, league_scope(slug)]
 
 
 def player_scopes(player_id: int) -> list[str]:
     """The page-cache scopes of the league positions on player ``player_id``'s page:
-    ``LEAGUES``, ``CLUB`` and the scope of every tournament of every league the player has
-    an entry in. One query."""
-    mine = _leagues_of(player_id).values("pk")
-    slugs = Tournament.objects.filter(leagues__in=mine).values_list("slug", flat=True).distinct()
-    return [LEAGUES, pagecache.CLUB, *(pagecache.tournament_scope(s) for s in slugs)]
+    ``LEAGUES`` and the scope of every league the player has an entry in (``league_scope``).
+    One query, also on a hit: a player who joins or leaves a league gets another list, hence
+    another key."""
+    slugs = _leagues_of(player_id).order_by("slug").values_list("slug", flat=True)
+    return [LEAGUES, *(league_scope(s) for s in slugs)]
 
 
 # --- a tournament's places ------------------------------------------------------------------------

@@ -848,3 +848,39 @@ def test_the_league_list_and_page_agree_on_what_is_left(client, director):
     flat = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     # three listed (one finished, two to play) and a fourth planned, still a draft
     assert "1 torneo terminado · quedan 3 torneos , 1 aún sin anunciar" in flat
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.page_cache
+def test_a_league_page_reads_its_own_scope_drawn_with_any_of_its_tournaments(client, director):
+    """A hit on a league page reads the same keys however many tournaments the league has
+    (``LEAGUES`` and the league's own scope, no query to name them); a result in one of its
+    tournaments, and that tournament's deletion, draw the league's scope with the
+    tournament's; a tournament outside the league does not."""
+    data = builders.winter_league(director)
+    league = data["league"]
+    with CaptureQueriesContext(connection) as ctx:
+        scopes = leagues.league_scopes(league.slug)
+    assert scopes == [leagues.LEAGUES, f"league:{league.slug}"] and ctx.captured_queries == []
+    ana = data["players"]["Ana"]
+    assert leagues.player_scopes(ana.pk) == [leagues.LEAGUES, f"league:{league.slug}"]
+    outsider = builders.player("Fuera de Liga", acting_user=director)
+    assert leagues.player_scopes(outsider.pk) == [leagues.LEAGUES]
+
+    url = reverse("public:league", args=[league.slug])
+    first = client.get(url)["ETag"]
+    assert client.get(url)["ETag"] == first
+    other = builders.tournament(
+        builders.LEAGUE_CUP, name="Copa Suelta", date=dt.date(2026, 6, 6), acting_user=director
+    )
+    assert client.get(url)["ETag"] == first  # not one of the league's
+    services.record_result(
+        acting_user=director, table=data["open_table"], tantos_a=100, tantos_b=0, version=0
+    )
+    second = client.get(url)["ETag"]
+    assert second != first
+    assert client.get(url)["ETag"] == second
+    # a league tournament deleted (its links to the league go with it, before the commit)
+    data["tournaments"][4].delete()
+    assert client.get(url)["ETag"] != second
+    other.delete()

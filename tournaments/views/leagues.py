@@ -2,9 +2,10 @@
 league's table (/ligas/<slug>/) and its downloads (CSV, .xlsx).
 
 A league page shows data of many tournaments, so its page-cache scopes are ``LEAGUES`` (the
-league's own row and its list of tournaments), ``CLUB`` and the scope of every tournament of
-the league (``leagues.league_scopes``: one query, also on a hit): a change in any of them
-renews the page.
+league's own row and its list of tournaments) and the league's own scope, drawn with the
+scope of any of its tournaments (``leagues.league_scopes``, ``leagues.league_scope``): a
+change in any of them renews the page, and a hit reads the same keys however many
+tournaments the league has.
 """
 
 from __future__ import annotations
