@@ -86,9 +86,7 @@ def _with_tournaments(scopes: frozenset[str]) -> list[str]:
     if not slugs:
         return []
     found = (
-        League.objects.filter(tournaments__slug__in=slugs)
-        .values_list("slug", flat=True)
-        .distinct()
+        League.objects.filter(tournaments__slug__in=slugs).values_list("slug", flat=True).distinct()
     )
     return [league_scope(s) for s in found]
 

@@ -72,7 +72,10 @@ def test_the_replay_and_the_stories_wait_in_the_queue_and_one_task_takes_many_sa
     }
     assert sorted(waiting) == ["refresh_stories", "replay_ledger"]  # two saves, one of each
     assert DBTaskResult.objects.count() == 2
-    for name, delay in (("replay_ledger", tasks.REPLAY_DELAY), ("refresh_stories", tasks.STORY_DELAY)):
+    for name, delay in (
+        ("replay_ledger", tasks.REPLAY_DELAY),
+        ("refresh_stories", tasks.STORY_DELAY),
+    ):
         wait = (waiting[name].run_after - before).total_seconds()
         assert delay <= wait < delay + 5, (name, wait)
     # not due yet: a worker does not take them now
