@@ -24,11 +24,17 @@
 # the ratio of each pair and their median (target >= 60 %). At the end: the saves actually made
 # per second, the replays the worker ran, one line per page.
 #
+# wrk asks as a phone's browser does (Accept-Encoding: gzip, deflate, br): the large pages
+# travel compressed (clubsite/compression.py); ENCODING= (empty) asks for them uncompressed.
+#
 # Environment: PYTHON (default .venv/bin/python), BENCH_POSTGRES (server URL, default
 # postgres://postgres@127.0.0.1:5432/postgres), DURATION (10s), PAIRS (1), CONNECTIONS (8),
 # PLAYERS (5000), TOURNAMENTS (1000), RATE (3; 0: no writer, the same pages without writes),
 # WRITER_TOURNAMENTS (2), PAGES (all), KEEP=1 (keep the database), DJANGO_CACHE_URL
-# (redis://…: the cache in Redis instead of the database).
+# (redis://…: the cache in Redis instead of the database), ENCODING (the Accept-Encoding
+# header), TEMPLATE=1: keep the generated club, before any write, as the database
+# "$DB"_template and start from a copy of it when it is there (the next runs skip the
+# generation; drop it by hand when the code's migrations change).
 # The server listens on a free loopback port. Everything started here (gunicorn, the worker,
 # the writer) is stopped by its pid and the database dropped at the end, also on failure.
 set -euo pipefail
@@ -40,6 +46,8 @@ DURATION="${DURATION:-10s}"
 PAIRS="${PAIRS:-1}"
 PAGES="${PAGES:-}"
 CONNECTIONS="${CONNECTIONS:-8}"
+ENCODING="${ENCODING-gzip, deflate, br}"
+TEMPLATE="${TEMPLATE:-0}"
 PLAYERS="${PLAYERS:-5000}"
 TOURNAMENTS="${TOURNAMENTS:-1000}"
 RATE="${RATE:-3}"
@@ -94,24 +102,58 @@ EOF
 }
 trap cleanup EXIT INT TERM
 
-"$PYTHON" - "$SERVER" "$DB" <<'EOF'
+# The database: a copy of the kept club (TEMPLATE=1, when there is one), else generated.
+FROM_TEMPLATE=$("$PYTHON" - "$SERVER" "$DB" "$TEMPLATE" <<'EOF'
 import sys, psycopg
-with psycopg.connect(sys.argv[1], autocommit=True) as conn:
-    conn.execute(f'DROP DATABASE IF EXISTS "{sys.argv[2]}" WITH (FORCE)')
-    conn.execute(f'CREATE DATABASE "{sys.argv[2]}"')
+server, db, template = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+with psycopg.connect(server, autocommit=True) as conn:
+    conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+    kept = template and conn.execute(
+        "SELECT 1 FROM pg_database WHERE datname = %s", [db + "_template"]
+    ).fetchone()
+    if kept:
+        conn.execute(f'CREATE DATABASE "{db}" TEMPLATE "{db}_template"')
+    else:
+        conn.execute(f'CREATE DATABASE "{db}"')
+print(1 if kept else 0)
 EOF
+)
 "$PYTHON" manage.py migrate -v0
 "$PYTHON" manage.py collectstatic --noinput -v0
-START=$(date +%s)
-"$PYTHON" manage.py generate_club --players "$PLAYERS" --tournaments "$TOURNAMENTS" --seed 1 \
-  --end "$END" --single-tournament-size 512 --rounds 9 --slug bench-domino-512 | sed 's/^/  /'
-"$PYTHON" bench/throughput_writer.py setup "$WRITER_TOURNAMENTS" 16
-echo "  generated in $(( $(date +%s) - START )) s; the writer's $WRITER_TOURNAMENTS tournaments made"
-"$PYTHON" - "$DATABASE_URL" <<'EOF'
+if [ "$FROM_TEMPLATE" = 1 ]; then
+  echo "  the club: a copy of ${DB}_template (TEMPLATE=1)"
+  "$PYTHON" - <<'EOF'
+import os
+
+import django
+
+django.setup()
+from django.contrib.auth import get_user_model
+
+writer = get_user_model().objects.get(username="bench-writer")  # this run's password
+writer.set_password(os.environ["BENCH_WRITER_PASSWORD"])
+writer.save()
+EOF
+else
+  START=$(date +%s)
+  "$PYTHON" manage.py generate_club --players "$PLAYERS" --tournaments "$TOURNAMENTS" --seed 1 \
+    --end "$END" --single-tournament-size 512 --rounds 9 --slug bench-domino-512 | sed 's/^/  /'
+  "$PYTHON" bench/throughput_writer.py setup "$WRITER_TOURNAMENTS" 16
+  echo "  generated in $(( $(date +%s) - START )) s; the writer's $WRITER_TOURNAMENTS tournaments made"
+  "$PYTHON" - "$DATABASE_URL" <<'EOF'
 import sys, psycopg
 with psycopg.connect(sys.argv[1], autocommit=True) as conn:
     conn.execute("VACUUM ANALYZE")  # what autovacuum does after a bulk load
 EOF
+  if [ "$TEMPLATE" = 1 ]; then
+    "$PYTHON" - "$SERVER" "$DB" <<'EOF'
+import sys, psycopg
+with psycopg.connect(sys.argv[1], autocommit=True) as conn:
+    conn.execute(f'CREATE DATABASE "{sys.argv[2]}_template" TEMPLATE "{sys.argv[2]}"')
+EOF
+    echo "  kept as ${DB}_template (TEMPLATE=1)"
+  fi
+fi
 
 "$PYTHON" manage.py db_worker --interval 0.1 --no-reload --no-startup-delay --verbosity 0 \
   >"$WORK/worker.log" 2>&1 &
@@ -179,7 +221,8 @@ fi
 # wrk for DURATION on one URL: "<requests/s> <p50> <non-2xx and socket errors>"
 measure() {
   local out rps p50 errors
-  out=$(wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --timeout 30s --latency "$1")
+  out=$(wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --timeout 30s --latency \
+    ${ENCODING:+-H "Accept-Encoding: $ENCODING"} "$1")
   rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
   p50=$(echo "$out" | awk '$1 == "50%" {print $2}')
   errors=$(echo "$out" | awk '/Non-2xx|Socket errors/ {print}' | tr '\n' ' ')
@@ -188,7 +231,7 @@ measure() {
 
 echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$RATE" != 0 ]; then WHEN="under writes"; else WHEN="without writes"; fi
-echo "pages $WHEN: $RATE saves/s asked into $WRITER_TOURNAMENTS other tournaments, worker running; wrk -c$CONNECTIONS, $DURATION per run, $PAIRS pairs per page"
+echo "pages $WHEN: $RATE saves/s asked into $WRITER_TOURNAMENTS other tournaments, worker running; wrk -c$CONNECTIONS, $DURATION per run, $PAIRS pairs per page, Accept-Encoding: ${ENCODING:-none}"
 declare -A MEDIAN
 for name in "${NAMES[@]}"; do
   for _ in 1 2 3; do curl -fs -o /dev/null "${URLS[$name]}"; done
