@@ -16,7 +16,8 @@ largest tournament's round with most tables, the player with most rated games, t
 players who met most often on opposite sides, the league with most tournaments (``ensure_league``
 makes one when the club has none), the year of the latest rated game, the calculator empty
 and with a game between those two players. ``HEAVY`` lists the heavy outputs
-(``public_page(heavy=True)``: PDFs, workbooks, the year's ledger CSV), which the benchmarks
+(``public_page(heavy=True)``: PDFs, workbooks, the whole-data CSVs: the year's ledger, the
+ranking, a league, a player's games), which the benchmarks
 measure once or skip, saying why; ``Page.computed`` marks the variants computed for every
 request and limited per network (the calculator's answers), which no load test can hammer.
 """
@@ -57,6 +58,9 @@ HEAVY = {
     "rankings:ranking_xlsx": "a workbook (openpyxl)",
     "rankings:ledger_xlsx": "a workbook of the year's every rated game (openpyxl)",
     "rankings:ledger_csv": "the year's every rated game",
+    "rankings:ranking_csv": "every player of the year's ranking (a whole-data download)",
+    "rankings:player_csv": "every rated game of a player's career (a whole-data download)",
+    "public:league_csv": "every player of a league's every tournament (a whole-data download)",
 }
 
 

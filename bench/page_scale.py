@@ -8,7 +8,8 @@ Two throw-away databases: one with ``manage.py load_demo`` (the demo club: four 
 a few dozen players), one with ``manage.py generate_club --players 5000 --tournaments 1000
 --seed 1`` (about 117,000 rated games, 405,000 ledger rows; ``--players``/``--tournaments``/
 ``--seed``/``--end`` change it; ``--end`` defaults to today, so the club differs from one day
-to the next), both migrated, built with DJANGO_TASKS_BACKEND=immediate (the demo's
+to the next; ``--federation-from DATABASE`` copies an existing PostgreSQL database instead,
+e.g. the club ``bench/throughput_writes.sh`` keeps with ``TEMPLATE=1``), both migrated, built with DJANGO_TASKS_BACKEND=immediate (the demo's
 replays run inline: no change waits for a worker), given a league when they have none
 (bench/_pages.py ``ensure_league``) and ANALYZEd.
 
@@ -160,6 +161,18 @@ def drop(kind: str, url: str, name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def copy_database(source: str, name: str) -> str:
+    """A new PostgreSQL database ``name``, a copy of database ``source`` (``CREATE DATABASE …
+    TEMPLATE``; nobody may be connected to ``source``). Returns its URL."""
+    import psycopg
+
+    base = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres")
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{source}"')
+    return base.rsplit("/", 1)[0] + f"/{name}"
+
+
 def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -179,6 +192,12 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=15)
     parser.add_argument("--heavy", action="store_true", help="measure the heavy outputs once")
     parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
+    parser.add_argument(
+        "--federation-from",
+        metavar="DATABASE",
+        help="copy the federation from this PostgreSQL database (e.g. the club "
+        "bench/throughput_writes.sh keeps with TEMPLATE=1) instead of generating it",
+    )
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)  # the child
     args = parser.parse_args()
@@ -201,11 +220,17 @@ def main() -> int:
     urls: dict[str, str] = {}
     try:
         for size in ("demo", "federation"):
-            urls[size] = database(args.db, DB_NAMES[size])
+            copied = size == "federation" and args.federation_from
+            if copied:
+                urls[size] = copy_database(args.federation_from, DB_NAMES[size])
+            else:
+                urls[size] = database(args.db, DB_NAMES[size])
             env = {**os.environ, "DATABASE_URL": urls[size]}
             t0 = time.perf_counter()
             manage(env, "migrate", "--noinput", "-v0")
-            if size == "demo":
+            if copied:
+                pass
+            elif size == "demo":
                 manage(env, "collectstatic", "--noinput", "-v0")
                 manage(env, "load_demo")
             else:
@@ -226,6 +251,8 @@ def main() -> int:
             club = (
                 "load_demo"
                 if size == "demo"
+                else f"a copy of {args.federation_from}"
+                if copied
                 else (
                     f"generate_club --players {args.players} --tournaments {args.tournaments} "
                     f"--seed {args.seed} --end {args.end or 'today'}"

@@ -113,11 +113,12 @@ def _csv_response(request, header, rows_of, filename):
 
 
 @require_safe
-@public_page(scopes=[RANKING], params=downloads.CSV_PARAMS)
+@public_page(scopes=[RANKING], params=downloads.CSV_PARAMS, heavy=True)
 def ranking_csv(request, year):
     """The ranking of ``year`` as CSV (``exports.ranking_rows``): for people, rating and change
     to 1 decimal as the page shows them; ``?precision=full``, at full precision. 503 while the
-    ranking needs attention."""
+    ranking needs attention. A heavy output (every player of the year: its size is the
+    club's): made once per change, in one of the page cache's slots."""
 
     if health.attention():
         return _not_current_csv()
@@ -294,10 +295,12 @@ def head_to_head(request, pk, other):
 
 
 @require_safe
-@public_page(scopes=[RANKING], params=downloads.CSV_PARAMS)
+@public_page(scopes=[RANKING], params=downloads.CSV_PARAMS, heavy=True)
 def player_csv(request, pk):
     """A player's rated games (the ledger's rows of the player, every season) as CSV: for
-    people, figures rounded as the pages show them; ``?precision=full``, at full precision."""
+    people, figures rounded as the pages show them; ``?precision=full``, at full precision.
+    A heavy output (every game of a career): made once per change, in one of the page cache's
+    slots."""
 
     p = player_or_404(request, pk)
     if health.attention():

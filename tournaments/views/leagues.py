@@ -123,10 +123,12 @@ def league_detail(request, league):
 
 
 @require_safe
-@public_page(scopes=league_pages, params=downloads.CSV_PARAMS)
+@public_page(scopes=league_pages, params=downloads.CSV_PARAMS, heavy=True)
 def league_csv(request, league):
     """The league table as CSV (``leagues.league_csv``), with its byte-order mark. Its figures
-    are whole numbers: ``?precision=full`` gives the same figures (saved as "-exacto")."""
+    are whole numbers: ``?precision=full`` gives the same figures (saved as "-exacto"). A
+    heavy output (every player of every tournament of the league): made once per change, in
+    one of the page cache's slots."""
     found = _league(league)
     exact = downloads.full_precision(request)
     return downloads.csv_response(
