@@ -37,8 +37,17 @@ browser, proxy or CDN may keep a copy. ``clubsite.pagecache`` never stores them 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpResponseRedirect
-from django.urls import NoReverseMatch, Resolver404, register_converter, resolve, reverse
+from django.urls import (
+    NoReverseMatch,
+    Resolver404,
+    get_script_prefix,
+    get_urlconf,
+    register_converter,
+    resolve,
+    reverse,
+)
 from django.views.decorators.http import require_http_methods
 
 #: Decorator of a page with a form: GET and HEAD show it, POST sends it; anything else is a
@@ -108,17 +117,26 @@ for _name, _converter in CONVERTERS.items():
 # --- private pages -------------------------------------------------------------------------------
 
 
+_prefixes: dict[tuple, tuple[str, ...]] = {}
+
+
 def private_prefixes() -> tuple[str, ...]:
     """The path prefixes of the pages that must never be cached: the directors' pages and the
     Django admin (``("/gestion/", "/admin/")``), read from the URLconf (a URLconf without
-    one of them, in a test, simply has fewer)."""
-    prefixes = []
-    for name in ("manage:home", "admin:index"):
-        try:
-            prefixes.append(reverse(name))
-        except NoReverseMatch:
-            pass
-    return tuple(prefixes)
+    one of them, in a test, simply has fewer). Read once per URLconf and script prefix in
+    each process (every request asks, twice: two ``reverse`` calls each time were a tenth
+    of a page-cache hit)."""
+    key = (settings.ROOT_URLCONF, get_urlconf(), get_script_prefix())
+    found = _prefixes.get(key)
+    if found is None:
+        prefixes = []
+        for name in ("manage:home", "admin:index"):
+            try:
+                prefixes.append(reverse(name))
+            except NoReverseMatch:
+                pass
+        found = _prefixes[key] = tuple(prefixes)
+    return found
 
 
 def is_private_path(path: str) -> bool:

@@ -41,7 +41,7 @@ from clubsite import pagecache
 from clubsite.routers import use_replica
 from tournaments.errors import DomainError
 from tournaments.exports import csv_text, xlsx_bytes
-from tournaments.models import League, Player, Tournament, stored_places
+from tournaments.models import Entry, League, Player, Tournament, stored_places
 from tournaments.scoring import league as rules
 
 log = logging.getLogger(__name__)
@@ -124,13 +124,45 @@ def league_scopes(slug: str) -> list[str]:
     return [LEAGUES, league_scope(slug)]
 
 
+#: Player pages' league scopes kept in this process (``player_scopes``), the newest last.
+_PLAYER_SCOPES: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
+_PLAYER_SCOPES_KEPT = 4096
+_player_scopes_lock = threading.Lock()
+
+
 def player_scopes(player_id: int) -> list[str]:
     """The page-cache scopes of the league positions on player ``player_id``'s page:
-    ``LEAGUES`` and the scope of every league the player has an entry in (``league_scope``).
-    One query, also on a hit: a player who joins or leaves a league gets another list, hence
-    another key."""
+    ``LEAGUES`` and the scope of every league the player has an entry in (``league_scope``):
+    a player who joins or leaves a league gets another list, hence another key.
+
+    Which leagues those are changes only with writes that draw ``CLUB`` (an entry of any
+    tournament, a tournament's status) or ``LEAGUES`` (a league, its tournaments), so the list
+    is kept in this process under those two generations (read in one cache round trip: a hit
+    on the player page makes no query for it); a query (``_leagues_of``) when either changed,
+    or always when the page cache is off. Tokens read before the query: a change that commits
+    in between stores newer data under the older tokens, never read again."""
+    tokens: dict[str, str | None] = {}
+    if pagecache.enabled():
+        try:
+            tokens = pagecache.generations([pagecache.CLUB, LEAGUES])
+        except Exception:  # the cache is down: the query, as without cache
+            log.exception("page cache: could not read the generations of a player's leagues")
+    key = (player_id, tokens.get(pagecache.CLUB), tokens.get(LEAGUES))
+    kept = None not in key
+    if kept:
+        with _player_scopes_lock:
+            found = _PLAYER_SCOPES.get(key)
+            if found is not None:
+                _PLAYER_SCOPES.move_to_end(key)
+                return list(found)
     slugs = _leagues_of(player_id).order_by("slug").values_list("slug", flat=True)
-    return [LEAGUES, *(league_scope(s) for s in slugs)]
+    scopes = (LEAGUES, *(league_scope(s) for s in slugs))
+    if kept:
+        with _player_scopes_lock:
+            _PLAYER_SCOPES[key] = scopes
+            while len(_PLAYER_SCOPES) > _PLAYER_SCOPES_KEPT:
+                _PLAYER_SCOPES.popitem(last=False)
+    return list(scopes)
 
 
 # --- a tournament's places ------------------------------------------------------------------------
@@ -447,11 +479,12 @@ def league_table(
 
 
 def _leagues_of(player_id: int):
-    """The leagues with a running or finished tournament the player has an entry in."""
-    mine = Q(tournaments__entries__player1_id=player_id) | Q(
-        tournaments__entries__player2_id=player_id
-    )
-    return League.objects.filter(mine, tournaments__status__in=_SCORED).distinct()
+    """The leagues with a running or finished tournament the player has an entry in. One
+    query that reads the player's entries by the indexes on player 1 and player 2 (two
+    subqueries: a join on either player would scan every entry of the club)."""
+    entered = Q(tournaments__in=Entry.objects.filter(player1_id=player_id).values("tournament_id"))
+    entered |= Q(tournaments__in=Entry.objects.filter(player2_id=player_id).values("tournament_id"))
+    return League.objects.filter(entered, tournaments__status__in=_SCORED).distinct()
 
 
 @dataclass

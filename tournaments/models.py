@@ -429,11 +429,20 @@ class Tournament(models.Model):
 
     def current_round(self) -> Round | None:
         """The round being played (``pick_current_round``): the first open round still missing
-        results, else the last open round, else the last round; None before round 1. One query."""
-        rounds = list(self.rounds.annotate(**Round.completion_counts()).order_by("number"))
-        return pick_current_round(
-            rounds, {r.pk for r in rounds if r.n_tables and r.n_tables == r.n_results}
-        )
+        results, else the last open round, else the last round; None before round 1. Two
+        queries: the rounds, then the tables and results of the open ones only (a finished
+        512-entry tournament counts none; a running one, its current round's)."""
+        rounds = list(self.rounds.order_by("number"))
+        open_ids = [r.pk for r in rounds if not r.closed]
+        complete = set()
+        if open_ids:
+            counts = (
+                Round.objects.filter(pk__in=open_ids)
+                .annotate(**Round.completion_counts())
+                .values_list("pk", "n_tables", "n_results")
+            )
+            complete = {pk for pk, tables, results in counts if tables and tables == results}
+        return pick_current_round(rounds, complete)
 
     def standings(self) -> list[StandingLine]:
         """The standings, best first, as ``StandingLine`` (row + entry): the scoring

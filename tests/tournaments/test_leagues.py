@@ -866,6 +866,13 @@ def test_a_league_page_reads_its_own_scope_drawn_with_any_of_its_tournaments(cli
     assert leagues.player_scopes(ana.pk) == [leagues.LEAGUES, f"league:{league.slug}"]
     outsider = builders.player("Fuera de Liga", acting_user=director)
     assert leagues.player_scopes(outsider.pk) == [leagues.LEAGUES]
+    # kept in the process under the CLUB and LEAGUES generations: no query of the leagues
+    with CaptureQueriesContext(connection) as ctx:
+        assert leagues.player_scopes(ana.pk) == [leagues.LEAGUES, f"league:{league.slug}"]
+    assert not any('"tournaments_league"' in q["sql"] for q in ctx.captured_queries)
+    # an entry in one of the league's tournaments (CLUB drawn): the outsider is in it now
+    builders.entry(data["tournaments"][3], [outsider], acting_user=director)
+    assert leagues.player_scopes(outsider.pk) == [leagues.LEAGUES, f"league:{league.slug}"]
 
     url = reverse("public:league", args=[league.slug])
     first = client.get(url)["ETag"]

@@ -84,7 +84,7 @@ def state_of(t: Tournament, rnd: Round | None, now) -> dict:
 def clock(request, slug):
     """The full-screen clock of the current round (or ``?ronda=N``): its number, the time left
     in big digits, and what the clock is doing (not started, running, paused, time up), with
-    the time it ends. Without a time limit it says the clock cannot run. Three queries."""
+    the time it ends. Without a time limit it says the clock cannot run. Four queries."""
     with use_replica(False):
         t = tournament_or_404(request, slug)
         rnd = clock_round(t, request.GET.get("ronda"))
@@ -115,7 +115,7 @@ def clock(request, slug):
 @never_cache
 def clock_state_json(request, slug):
     """The clock's state as JSON (``state_of``): what ``static/js/clock.js`` follows. Never
-    stored by the page cache nor a browser. Two or three queries."""
+    stored by the page cache nor a browser. Two to four queries."""
     with use_replica(False):
         t = tournament_or_404(request, slug)
         rnd = clock_round(t, request.GET.get("ronda"))

@@ -514,7 +514,7 @@ def find_table(request, slug):
     """ "Find my table": with ``?q=`` the current round's table, side, seat, partners and
     opponents of every player whose name matches (or "descansa"); without it, every table of
     the current round. As you type, HTMX swaps the results partial; while the tournament runs
-    the results refresh by themselves (static/js/live.js). Seven queries at most."""
+    the results refresh by themselves (static/js/live.js). Eight queries at most."""
     t = tournament_or_404(request, slug)
     q = request.GET.get("q", "").strip()[:60]
     rnd = t.current_round()
