@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 #: defer: django-tasks-db's), so that the saves of those seconds make one replay and the ranking
 #: pages are renewed once for all of them, not once per save (docs/performance.md, "The
 #: ranking under writes"); the pages say "updating since …" meanwhile. 0: at once.
-REPLAY_DELAY = 2.0
+REPLAY_DELAY = 5.0
 #: The same for the players' stories (``refresh_stories``): a player whose results come in one
 #: after another has their story computed once per ``STORY_DELAY`` seconds at most.
 STORY_DELAY = 10.0
