@@ -153,16 +153,15 @@ class Club:
     @cached_property
     def finished(self):
         """The latest finished public dominó pairs tournament (``_tournaments``; the largest
-        among equals)."""
+        among equals), of at most twice ``entries`` when it is set (a tournament's pages grow
+        with its own field: a club that holds the 512-entry tournament, finished last, is
+        compared on one of the demo's size)."""
         from django.db.models import Count
 
-        found = (
-            self._tournaments()
-            .filter(status="finished")
-            .annotate(n=Count("entries"))
-            .order_by("-date", "-n", "-pk")
-            .first()
-        )
+        counted = self._tournaments().filter(status="finished").annotate(n=Count("entries"))
+        if self.entries:
+            counted = counted.filter(n__lte=2 * self.entries)
+        found = counted.order_by("-date", "-n", "-pk").first()
         assert found is not None, "the club has no finished tournament"
         return found
 
