@@ -270,8 +270,10 @@ def derive(fn: Callable[[frozenset[str]], Any]) -> Callable[[frozenset[str]], An
     scope, and a hit reads one key for it, not one per part. ``fn`` runs once per drawing
     transaction, after its commit (it sees the committed rows; one query at most is its
     budget); an error is logged and the derived scopes are not drawn (their pages expire,
-    ``PAGE_TIMEOUT``). Usable as a decorator."""
-    _derivers.append(fn)
+    ``PAGE_TIMEOUT``). Registering one again changes nothing (an app's ``ready()`` may run
+    twice in tests). Usable as a decorator."""
+    if fn not in _derivers:
+        _derivers.append(fn)
     return fn
 
 

@@ -111,8 +111,7 @@ def connect_signals() -> None:
         _league_changed, sender=League.tournaments.through, dispatch_uid=uid + ":tournaments"
     )
     pre_delete.connect(_tournament_deleting, sender=Tournament, dispatch_uid=uid + ":deleting")
-    if _with_tournaments not in pagecache._derivers:
-        pagecache.derive(_with_tournaments)
+    pagecache.derive(_with_tournaments)
 
 
 def league_scopes(slug: str) -> list[str]:
@@ -124,10 +123,33 @@ def league_scopes(slug: str) -> list[str]:
     return [LEAGUES, league_scope(slug)]
 
 
-#: Player pages' league scopes kept in this process (``player_scopes``), the newest last.
-_PLAYER_SCOPES: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
-_PLAYER_SCOPES_KEPT = 4096
-_player_scopes_lock = threading.Lock()
+class _Kept:
+    """The last ``limit`` values computed in this process, by key (least recently used out
+    first), safe across threads: ``_scored_table``'s league tables, ``player_scopes``' lists.
+    Keys carry the version of what the value is made of, so nothing kept is ever stale."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._values: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            found = self._values.get(key)
+            if found is not None:
+                self._values.move_to_end(key)
+            return found
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.limit:
+                self._values.popitem(last=False)
+
+
+#: Player pages' league scopes kept in this process (``player_scopes``).
+_player_scopes = _Kept(4096)
 
 
 def player_scopes(player_id: int) -> list[str]:
@@ -149,19 +171,13 @@ def player_scopes(player_id: int) -> list[str]:
             log.exception("page cache: could not read the generations of a player's leagues")
     key = (player_id, tokens.get(pagecache.CLUB), tokens.get(LEAGUES))
     kept = None not in key
-    if kept:
-        with _player_scopes_lock:
-            found = _PLAYER_SCOPES.get(key)
-            if found is not None:
-                _PLAYER_SCOPES.move_to_end(key)
-                return list(found)
+    found = _player_scopes.get(key) if kept else None
+    if found is not None:
+        return list(found)
     slugs = _leagues_of(player_id).order_by("slug").values_list("slug", flat=True)
     scopes = (LEAGUES, *(league_scope(s) for s in slugs))
     if kept:
-        with _player_scopes_lock:
-            _PLAYER_SCOPES[key] = scopes
-            while len(_PLAYER_SCOPES) > _PLAYER_SCOPES_KEPT:
-                _PLAYER_SCOPES.popitem(last=False)
+        _player_scopes.put(key, scopes)
     return list(scopes)
 
 
@@ -348,8 +364,7 @@ def _scored(
 
 #: How many leagues' tables each process keeps (``_scored_table``).
 KEPT_TABLES = 16
-_kept: OrderedDict = OrderedDict()
-_kept_lock = threading.Lock()
+_kept = _Kept(KEPT_TABLES)
 
 
 def _scored_table(
@@ -383,17 +398,12 @@ def _scored_table(
         version["n"],
         version["last"],
     )
-    with _kept_lock:
-        found = _kept.get(key)
-        if found is not None:
-            _kept.move_to_end(key)
-            return found
+    found = _kept.get(key)
+    if found is not None:
+        return found
     places = tournament_places(tournaments)
     found = (places, _scored(league, tournaments, places))
-    with _kept_lock:
-        _kept[key] = found
-        while len(_kept) > KEPT_TABLES:
-            _kept.popitem(last=False)
+    _kept.put(key, found)
     return found
 
 
